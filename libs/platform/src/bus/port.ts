@@ -1,0 +1,111 @@
+// The bus port (DESIGN.md §4), implemented in memory and over NATS (core request/reply + JetStream).
+// The bus contract suite (libs/platform/test/bus/) runs against both and is the definition of this port.
+import type { EventDef, EventEnvelope, RequestDef } from '@murmur/contracts';
+
+export type Headers = Record<string, string>;
+
+export interface MessageContext {
+  /** Headers the sender attached; `x-request-id` is always present (generated when the sender had none). */
+  headers: Headers;
+}
+
+export interface EventContext extends MessageContext {
+  /** 1 on first delivery, then 2, 3, … on redeliveries. */
+  deliveryCount: number;
+}
+
+export interface RequestOptions {
+  /** Default 5000. */
+  timeoutMs?: number;
+  headers?: Headers;
+}
+
+export interface PublishOptions {
+  headers?: Headers;
+  /** Event id; a random UUID when absent. Consumers use it to stay idempotent. */
+  id?: string;
+}
+
+export interface SubscribeOptions {
+  /**
+   * Durable group name (e.g. `reader-user-created`). Every group receives each event at least once;
+   * replicas sharing a name share the work. Events published while no member is connected are kept.
+   */
+  durable: string;
+  /** Deliveries before the event is dead-lettered. Default 5. */
+  maxDeliver?: number;
+  /** Redelivery delay after a failed attempt n is backoffMs[n-1] (last value repeats). Default [1000, 5000, 30000]. */
+  backoffMs?: number[];
+}
+
+/** A dead-lettered event, published on `deadLetterSubject(durable)` as a plain (non-durable) message. */
+export interface DeadLetter {
+  durable: string;
+  subject: string;
+  envelope: EventEnvelope<unknown>;
+  deliveries: number;
+  error: string;
+}
+
+export interface Subscription {
+  /** Stop receiving (a durable group keeps its position for later). */
+  unsubscribe(): Promise<void>;
+}
+
+export type RequestHandler<Req, Res> = (payload: Req, ctx: MessageContext) => Promise<Res>;
+export type EventHandler<D> = (event: EventEnvelope<D>, ctx: EventContext) => Promise<void>;
+
+export interface Bus {
+  readonly kind: 'memory' | 'nats';
+  /**
+   * Ask the owning service. The payload is validated before sending (invalid → BusValidationError, nothing sent),
+   * the reply validated on receipt. A handler's AppError comes back as an AppError with the same status/code/message.
+   * Rejects with BusTimeoutError or BusNoResponderError.
+   */
+  request<Req, Res>(def: RequestDef<Req, Res>, payload: Req, options?: RequestOptions): Promise<Res>;
+  /**
+   * Answer requests for `def` in the queue group `def.owner` (one member answers each request). Invalid request
+   * payloads are answered with a 400 AppError without calling the handler; a response that fails its schema is
+   * answered with a 500.
+   */
+  handle<Req, Res>(def: RequestDef<Req, Res>, handler: RequestHandler<Req, Res>): Promise<Subscription>;
+  /** Publish an event durably (validated first). Resolves once the bus has stored it. */
+  publish<D>(def: EventDef<D>, data: D, options?: PublishOptions): Promise<EventEnvelope<D>>;
+  /**
+   * At-least-once delivery to the durable group; acknowledged only after the handler resolves. A rejected handler
+   * (or an invalid payload) is retried with backoff and dead-lettered after `maxDeliver` attempts.
+   */
+  subscribe<D>(def: EventDef<D>, options: SubscribeOptions, handler: EventHandler<D>): Promise<Subscription>;
+  /**
+   * Non-durable fan-out: every live listener (in every process) receives each event published after it started,
+   * at most once, with no retries. For cache invalidation (e.g. the auth cache on `evt.identity.token.revoked`).
+   */
+  listen<D>(def: EventDef<D>, handler: EventHandler<D>): Promise<Subscription>;
+  /** Plain, non-durable listener for dead letters of a group (operators and tests). */
+  onDeadLetter(durable: string, handler: (letter: DeadLetter) => void): Promise<Subscription>;
+  /** Resolves when the bus answers (used by `/readyz`). */
+  ping(): Promise<void>;
+  /** Drain: stop taking new messages, let running handlers finish, close. */
+  close(): Promise<void>;
+}
+
+export class BusTimeoutError extends Error {
+  constructor(readonly subject: string, readonly timeoutMs: number) {
+    super(`no reply on ${subject} within ${timeoutMs} ms`);
+    this.name = 'BusTimeoutError';
+  }
+}
+
+export class BusNoResponderError extends Error {
+  constructor(readonly subject: string) {
+    super(`no service answers ${subject}`);
+    this.name = 'BusNoResponderError';
+  }
+}
+
+export class BusValidationError extends Error {
+  constructor(readonly subject: string, readonly issues: string) {
+    super(`invalid payload for ${subject}: ${issues}`);
+    this.name = 'BusValidationError';
+  }
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// The root npm scripts all come here. On a fresh machine that has only Node and npm, this installs the
+// workspace with the pinned pnpm (fetched through npx, so no global install is needed), builds the
+// TypeScript project references, and then runs the command. Nothing here is specific to one service.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pnpmSpec = pkg.packageManager; // e.g. pnpm@10.34.8
+const stampFile = join(root, 'node_modules', '.murmur-install-stamp');
+const isWindows = process.platform === 'win32';
+
+function fail(message) {
+  console.error(`murmur: ${message}`);
+  process.exit(1);
+}
+
+function checkNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 19)) fail(`Node >= 20.19 is required (this is ${process.version}).`);
+}
+
+function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: isWindows, ...opts });
+  if (res.error) fail(`could not run ${cmd}: ${res.error.message}`);
+  return res.status ?? 1;
+}
+
+function must(cmd, args, opts) {
+  const status = run(cmd, args, opts);
+  if (status !== 0) process.exit(status);
+}
+
+function pnpm(args) {
+  return must('npx', ['--yes', pnpmSpec, ...args]);
+}
+
+/** Fingerprint of everything that decides what gets installed. */
+function installFingerprint() {
+  const h = createHash('sha256');
+  const files = ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', '.npmrc'];
+  for (const ws of ['libs', 'services']) {
+    const dir = join(root, ws);
+    if (existsSync(dir)) for (const d of readdirSync(dir)) files.push(join(ws, d, 'package.json'));
+  }
+  files.push('gateway/package.json', 'cli/package.json', 'test-e2e/package.json', 'bench/package.json', 'deploy/package.json');
+  for (const f of files) {
+    const p = join(root, f);
+    h.update(f);
+    if (existsSync(p)) h.update(readFileSync(p));
+  }
+  h.update(process.version.split('.')[0]);
+  return h.digest('hex');
+}
+
+function ensureInstalled() {
+  const want = installFingerprint();
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === want) return;
+  console.error('murmur: installing dependencies (pnpm)…');
+  const frozen = existsSync(join(root, 'pnpm-lock.yaml')) ? ['--frozen-lockfile'] : [];
+  pnpm(['install', ...frozen, '--reporter=append-only']);
+  writeFileSync(stampFile, want);
+}
+
+function tsc(args) {
+  return run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args]);
+}
+
+function build() {
+  const status = tsc(['-b', 'tsconfig.json']);
+  if (status !== 0) fail('the TypeScript build failed (see above).');
+}
+
+function jestSummary(resultsFile) {
+  if (!existsSync(resultsFile)) return;
+  const r = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  // The plain closing line CI reads, after jest's own summary.
+  console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  if (r.numRuntimeErrorTestSuites > 0) console.log(`suites that failed to run: ${r.numRuntimeErrorTestSuites}`);
+}
+
+function runJest(extra) {
+  const resultsFile = join(root, '.jest-results.json');
+  rmSync(resultsFile, { force: true });
+  const args = [
+    '--experimental-vm-modules',
+    '--no-warnings=ExperimentalWarning',
+    join(root, 'node_modules/jest/bin/jest.js'),
+    '--json',
+    `--outputFile=${resultsFile}`,
+    ...extra,
+  ];
+  const status = run(process.execPath, args);
+  jestSummary(resultsFile);
+  return status;
+}
+
+function startForeground(entry, args) {
+  const child = spawn(process.execPath, [entry, ...args], { cwd: root, stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+}
+
+checkNode();
+const [command = 'start', ...rest] = process.argv.slice(2);
+switch (command) {
+  case 'start':
+    ensureInstalled();
+    build();
+    startForeground(join(root, 'cli/dist/main.js'), ['start', ...rest]);
+    break;
+  case 'test':
+    ensureInstalled();
+    build();
+    process.exit(runJest(rest));
+    break;
+  case 'build':
+    ensureInstalled();
+    build();
+    break;
+  case 'typecheck':
+    ensureInstalled();
+    build();
+    process.exit(tsc(['-p', 'tsconfig.tests.json']));
+    break;
+  case 'lint':
+    ensureInstalled();
+    process.exit(
+      run(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', '.', ...rest]) ||
+        run(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '.']),
+    );
+    break;
+  case 'format':
+    ensureInstalled();
+    process.exit(run(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--write', '.']));
+    break;
+  case 'bench':
+    ensureInstalled();
+    build();
+    process.exit(run(process.execPath, [join(root, 'bench/gateway/run.mjs'), ...rest]));
+    break;
+  case 'murmur':
+    // The operator CLI from the repository: `npm run murmur -- users create …` is not a script; use `node cli/dist/main.js`.
+    ensureInstalled();
+    build();
+    startForeground(join(root, 'cli/dist/main.js'), rest);
+    break;
+  default:
+    fail(`unknown command "${command}" (start, test, build, typecheck, lint, format, bench)`);
+}
