@@ -1,0 +1,5 @@
+// Helpers for tests across the workspace. Not imported by production code.
+export { freePort } from './ports.js';
+export { testLogger } from './logger.js';
+export { startSmtpCapture, type SmtpCapture, type CapturedMail } from './smtp.js';
+export { startNatsServer, natsServerAvailable, type NatsServerHandle } from './nats-server.js';
