@@ -1,0 +1,145 @@
+// The operator commands: each is a thin mapping from arguments to one admin API call.
+import type { AdminClient } from './admin-client.js';
+
+export interface CommandIo {
+  out(line: string): void;
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+type Flags = Record<string, string | boolean | undefined>;
+
+function need(flags: Flags, name: string): string {
+  const v = flags[name];
+  if (typeof v !== 'string' || v.length === 0) throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function optional(flags: Flags, name: string): string | undefined {
+  const v = flags[name];
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+interface UserRow {
+  id: number;
+  username: string;
+  email: string;
+  name?: string;
+}
+
+async function resolveUserId(api: AdminClient, ref: string): Promise<number> {
+  if (/^\d+$/.test(ref)) return Number(ref);
+  const { users } = await api.call<{ users: UserRow[] }>('GET', `/admin/users?limit=1000`);
+  const user = users.find((u) => u.username === ref.toLowerCase() || u.email === ref.toLowerCase());
+  if (!user) throw new UsageError(`no user "${ref}"`);
+  return user.id;
+}
+
+export const USAGE = `murmur — Murmur server and operator CLI
+
+  murmur start                                  run the gateway and every service in this process
+  murmur users create --username U --email E [--name N]
+  murmur users list
+  murmur users plan --user U|ID --plan P [--plans a,b]
+  murmur tokens issue --user U|ID [--label L]   prints a new app token (shown once)
+  murmur tokens list --user U|ID
+  murmur tokens revoke --id ID | --token T
+  murmur apps register --name APP --redirect-url URL
+  murmur apps list
+  murmur apps remove --id ID
+
+Admin commands talk to MURMUR_URL (default: PUBLIC_URL, else http://localhost:$PORT) with
+MURMUR_ADMIN_TOKEN (default: the token in $DATA_DIR/admin-token written by \`murmur start\`).
+Add --json to print the API's JSON.`;
+
+export async function runAdminCommand(
+  api: AdminClient,
+  group: string,
+  action: string | undefined,
+  flags: Flags,
+  io: CommandIo,
+): Promise<void> {
+  const json = flags.json === true;
+  const print = (value: unknown, human: () => string) => io.out(json ? JSON.stringify(value, null, 2) : human());
+
+  switch (`${group} ${action ?? ''}`.trim()) {
+    case 'users create': {
+      const name = optional(flags, 'name');
+      const res = await api.call<UserRow & { token: string }>('POST', '/admin/users', {
+        username: need(flags, 'username'),
+        email: need(flags, 'email'),
+        ...(name ? { name } : {}),
+      });
+      return print(res, () => `created user ${res.id} @${res.username} <${res.email}>\napp token (shown once): ${res.token}`);
+    }
+    case 'users list': {
+      const res = await api.call<{ users: UserRow[] }>('GET', '/admin/users?limit=1000');
+      return print(res, () => res.users.map((u) => `${u.id}\t@${u.username}\t${u.email}`).join('\n') || '(no users)');
+    }
+    case 'users plan': {
+      const id = await resolveUserId(api, need(flags, 'user'));
+      const plans = optional(flags, 'plans');
+      const res = await api.call('PATCH', `/admin/users/${id}`, {
+        plan: need(flags, 'plan'),
+        ...(plans ? { plans: plans.split(',').map((p) => p.trim()) } : {}),
+      });
+      return print(res, () => `updated user ${id}`);
+    }
+    case 'tokens issue': {
+      const id = await resolveUserId(api, need(flags, 'user'));
+      const label = optional(flags, 'label');
+      const res = await api.call<{ id: number; token: string; label: string }>('POST', `/admin/users/${id}/tokens`, {
+        ...(label ? { label } : {}),
+      });
+      return print(res, () => `token ${res.id} (${res.label}) for user ${id}, shown once:\n${res.token}`);
+    }
+    case 'tokens list': {
+      const id = await resolveUserId(api, need(flags, 'user'));
+      const res = await api.call<{ tokens: Array<{ id: number; label: string; createdAt: string; revokedAt?: string | null }> }>(
+        'GET',
+        `/admin/users/${id}/tokens`,
+      );
+      return print(res, () =>
+        res.tokens.map((t) => `${t.id}\t${t.label}\t${t.createdAt}${t.revokedAt ? `\trevoked ${t.revokedAt}` : ''}`).join('\n') ||
+        '(no tokens)',
+      );
+    }
+    case 'tokens revoke': {
+      const id = optional(flags, 'id');
+      const token = optional(flags, 'token');
+      if (id) {
+        if (!/^\d+$/.test(id)) throw new UsageError('--id must be a token id (a number)');
+        await api.call('DELETE', `/admin/tokens/${id}`);
+      } else if (token) {
+        await api.call('POST', '/admin/tokens/revoke', { token });
+      } else {
+        throw new UsageError('--id or --token is required');
+      }
+      return print({}, () => 'revoked');
+    }
+    case 'apps register': {
+      const res = await api.call<{ id: number; app_name: string; redirect_url: string }>('POST', '/admin/apps', {
+        app_name: need(flags, 'name'),
+        redirect_url: need(flags, 'redirect-url'),
+      });
+      return print(res, () => `registered app ${res.id} ${res.app_name} → ${res.redirect_url}`);
+    }
+    case 'apps list': {
+      const res = await api.call<{ apps: Array<{ id: number; app_name: string; redirect_url: string }> }>('GET', '/admin/apps');
+      return print(res, () => res.apps.map((a) => `${a.id}\t${a.app_name}\t${a.redirect_url}`).join('\n') || '(no apps)');
+    }
+    case 'apps remove': {
+      const id = need(flags, 'id');
+      if (!/^\d+$/.test(id)) throw new UsageError('--id must be an app id (a number)');
+      await api.call('DELETE', `/admin/apps/${id}`);
+      return print({}, () => `removed app ${id}`);
+    }
+    default:
+      throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}"`);
+  }
+}

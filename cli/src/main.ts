@@ -1,0 +1,70 @@
+// `murmur` — starts the single process, or runs an operator command against the admin API.
+import { ConfigError } from '@murmur/platform';
+import { parseArgs } from 'node:util';
+import { readAdminToken } from './admin-token.js';
+import { adminClient, AdminApiError } from './admin-client.js';
+import { runAdminCommand, UsageError, USAGE } from './commands.js';
+import { startSingleProcess } from './single-process.js';
+
+async function start(): Promise<void> {
+  const running = await startSingleProcess(process.env);
+  const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${running.port}`;
+  process.stdout.write(`Murmur is listening on ${publicUrl} (bound to ${running.url})\n`);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping…\n`);
+    const timeout = setTimeout(() => process.exit(1), Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000));
+    timeout.unref();
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`error while stopping: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+function adminBaseUrl(env: NodeJS.ProcessEnv): string {
+  return env.MURMUR_URL ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 8080}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
+  });
+  const [group, action] = positionals;
+  if (!group || values.help || group === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return group || values.help ? 0 : 1;
+  }
+  if (group === 'start') {
+    await start();
+    return -1; // keep running
+  }
+  const token = process.env.MURMUR_ADMIN_TOKEN ?? readAdminToken(process.env.DATA_DIR ?? './data');
+  if (!token) throw new UsageError('set MURMUR_ADMIN_TOKEN (or run `murmur start` once, which stores one in DATA_DIR)');
+  await runAdminCommand(adminClient(adminBaseUrl(process.env), token), group, action, values, {
+    out: (line) => process.stdout.write(line + '\n'),
+  });
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) process.stderr.write(`murmur: ${err.message}\n\n${USAGE}\n`);
+    else if (err instanceof AdminApiError || err instanceof ConfigError) process.stderr.write(`murmur: ${err.message}\n`);
+    else process.stderr.write(`murmur: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,7 @@
+// Every service this build contains, in start order. The single-process launcher starts them all;
+// adding a service to Murmur means adding it here (and to the gateway's targets, which follow from this list).
+import type { ServiceDefinition } from '@murmur/platform';
+import { identityService } from '@murmur/identity';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service has its own config type
+export const services: ReadonlyArray<ServiceDefinition<any>> = [identityService];

@@ -1,0 +1,77 @@
+// Single-process mode (DESIGN.md §2): the gateway and every service in one Node process, one shared bus,
+// each service with its own store under DATA_DIR. Services listen on loopback ports and the gateway
+// proxies to them over HTTP, so the request path is the same as in the distributed mode.
+import { createGateway } from '@murmur/gateway';
+import {
+  baseConfigShape,
+  connectBus,
+  createLogger,
+  loadConfig,
+  servicePortVar,
+  startService,
+  type Bus,
+} from '@murmur/platform';
+import { z } from 'zod';
+import { ensureAdminToken, adminTokenFile } from './admin-token.js';
+import { services } from './services.js';
+
+const launcherConfigSchema = z.object({ ...baseConfigShape, HOST: z.string().default('0.0.0.0') });
+
+export interface SingleProcess {
+  /** The gateway's URL as bound (e.g. http://127.0.0.1:8080). */
+  url: string;
+  port: number;
+  /** Loopback URL of each service. */
+  serviceUrls: Record<string, string>;
+  adminToken: string;
+  stop(): Promise<void>;
+}
+
+export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): Promise<SingleProcess> {
+  const config = loadConfig(launcherConfigSchema, env);
+  const logger = createLogger({ service: 'murmur', level: config.LOG_LEVEL });
+  const admin = ensureAdminToken(config.DATA_DIR, env.MURMUR_ADMIN_TOKEN);
+  if (admin.created) logger.info({ file: adminTokenFile(config.DATA_DIR) }, 'created an admin token for the murmur CLI');
+  const serviceEnv = { ...env, MURMUR_ADMIN_TOKEN: admin.token };
+
+  const bus: Bus = await connectBus(config.BUS_URL, { service: 'murmur', logger });
+  const started: Array<{ name: string; stop(): Promise<void> }> = [];
+  const serviceUrls: Record<string, string> = {};
+  try {
+    for (const def of services) {
+      const portVar = servicePortVar(def.name);
+      // An explicit <NAME>_PORT pins the loopback port (benchmarks use it); otherwise any free port.
+      const port = env[portVar] ? Number(env[portVar]) : 0;
+      const running = await startService(def, {
+        env: serviceEnv,
+        bus,
+        logger: logger.child({ service: def.name }),
+        host: '127.0.0.1',
+        port,
+      });
+      started.push({ name: def.name, stop: running.stop });
+      serviceUrls[def.name] = running.url;
+    }
+    const gateway = await createGateway({ env: serviceEnv, targets: serviceUrls, logger: logger.child({ service: 'gateway' }) });
+    const address = await gateway.listen({ host: config.HOST, port: config.PORT });
+    const port = new URL(address).port ? Number(new URL(address).port) : config.PORT;
+    let stopped = false;
+    return {
+      url: address,
+      port,
+      serviceUrls,
+      adminToken: admin.token,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await gateway.close();
+        for (const s of started.reverse()) await s.stop();
+        await bus.close();
+      },
+    };
+  } catch (err) {
+    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    await bus.close().catch(() => undefined);
+    throw err;
+  }
+}

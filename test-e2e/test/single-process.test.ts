@@ -1,0 +1,38 @@
+// Mode 1: everything in one process on the embedded default (file store in a temp dir, memory bus).
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { startSingleProcess, type SingleProcess } from '@murmur/cli';
+import { startSmtpCapture, type SmtpCapture } from '@murmur/platform/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAccountFlow } from '../support/flow.js';
+
+describe('single process (embedded store, in-process bus)', () => {
+  let smtp: SmtpCapture;
+  let murmur: SingleProcess;
+  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-e2e-single-'));
+
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+    murmur = await startSingleProcess({
+      PATH: process.env.PATH,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      BUS_URL: `memory:e2e-single-${process.pid}`,
+      MAIL_URL: smtp.url,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      PUBLIC_URL: 'http://murmur.test',
+    });
+  });
+
+  afterAll(async () => {
+    await murmur?.stop();
+    await smtp?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('200-account-flow: create, sign in by email, verify, call, revoke → 401', async () => {
+    await runAccountFlow({ gatewayUrl: `http://127.0.0.1:${murmur.port}`, adminToken: murmur.adminToken, smtp });
+  });
+});
