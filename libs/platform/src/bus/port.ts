@@ -1,8 +1,15 @@
 // The bus port (DESIGN.md §4), implemented in memory and over NATS (core request/reply + JetStream).
 // The bus contract suite (libs/platform/test/bus/) runs against both and is the definition of this port.
+import type { Logger } from 'pino';
 import type { EventDef, EventEnvelope, RequestDef } from '@murmur/contracts';
 
 export type Headers = Record<string, string>;
+
+/** Who is connecting: `service` names the NATS connection and tags the bus's log lines. */
+export interface BusClientOptions {
+  service: string;
+  logger: Logger;
+}
 
 export interface MessageContext {
   /** Headers the sender attached; `x-request-id` is always present (generated when the sender had none). */
@@ -90,7 +97,10 @@ export interface Bus {
 }
 
 export class BusTimeoutError extends Error {
-  constructor(readonly subject: string, readonly timeoutMs: number) {
+  constructor(
+    readonly subject: string,
+    readonly timeoutMs: number,
+  ) {
     super(`no reply on ${subject} within ${timeoutMs} ms`);
     this.name = 'BusTimeoutError';
   }
@@ -104,7 +114,10 @@ export class BusNoResponderError extends Error {
 }
 
 export class BusValidationError extends Error {
-  constructor(readonly subject: string, readonly issues: string) {
+  constructor(
+    readonly subject: string,
+    readonly issues: string,
+  ) {
     super(`invalid payload for ${subject}: ${issues}`);
     this.name = 'BusValidationError';
   }

@@ -2,4 +2,10 @@
 export { freePort } from './ports.js';
 export { testLogger } from './logger.js';
 export { startSmtpCapture, type SmtpCapture, type CapturedMail } from './smtp.js';
-export { startNatsServer, natsServerAvailable, type NatsServerHandle } from './nats-server.js';
+export {
+  startNatsServer,
+  natsServerAvailable,
+  natsServerBinary,
+  describeWithNats,
+  type NatsServerHandle,
+} from './nats-server.js';

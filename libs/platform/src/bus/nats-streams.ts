@@ -1,0 +1,106 @@
+// JetStream layout of the bus (docs/adr/0002-bus.md): one EVENTS stream for `evt.>`, one DEADLETTER stream for
+// `dlq.>`, and one durable pull consumer per (group, subject). Every replica creates or updates them at start-up,
+// so the layout needs no separate provisioning step and replicas racing each other converge on the same config.
+import { createHash } from 'node:crypto';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerConfig,
+  type ConsumerInfo,
+  type JetStreamManager,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import { DUPLICATE_WINDOW_MS, EVENT_MAX_AGE_MS, type RetryPolicy } from './delivery.js';
+
+export const EVENTS_STREAM = 'EVENTS';
+export const DEADLETTER_STREAM = 'DEADLETTER';
+/** Dead letters wait for an operator longer than events wait for a consumer. */
+const DEADLETTER_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
+/**
+ * How long an unacknowledged delivery stays with one member. Running handlers report progress (`working()`), so
+ * this only bounds how soon a crashed member's event goes to another member.
+ */
+export const ACK_WAIT_MS = 30_000;
+
+const streams: Array<Partial<StreamConfig> & { name: string }> = [
+  {
+    name: EVENTS_STREAM,
+    subjects: ['evt.>'],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: DiscardPolicy.Old,
+    max_age: nanos(EVENT_MAX_AGE_MS),
+    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+  },
+  {
+    name: DEADLETTER_STREAM,
+    subjects: ['dlq.>'],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: DiscardPolicy.Old,
+    max_age: nanos(DEADLETTER_MAX_AGE_MS),
+  },
+];
+
+const isApiError = (err: unknown, code: number) => err instanceof JetStreamApiError && err.code === code;
+
+export async function ensureStreams(jsm: JetStreamManager): Promise<void> {
+  for (const config of streams) {
+    try {
+      await jsm.streams.info(config.name);
+    } catch (err) {
+      if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
+      try {
+        await jsm.streams.add(config);
+        continue;
+      } catch {
+        // another replica created it first: fall through to the update, which fails loudly if it truly failed
+      }
+    }
+    const { name, retention: _retention, storage: _storage, ...mutable } = config;
+    await jsm.streams.update(name, mutable);
+  }
+}
+
+/** Consumer names cannot hold dots, and one group may follow many subjects: group name plus a subject hash. */
+export function consumerName(durable: string, subject: string): string {
+  return `${durable}-${createHash('sha256').update(subject).digest('hex').slice(0, 12)}`;
+}
+
+export async function ensureConsumer(
+  jsm: JetStreamManager,
+  subject: string,
+  policy: RetryPolicy,
+): Promise<ConsumerInfo> {
+  const name = consumerName(policy.durable, subject);
+  const tunable = { ack_wait: nanos(ACK_WAIT_MS), max_deliver: policy.maxDeliver };
+  try {
+    const info = await jsm.consumers.info(EVENTS_STREAM, name);
+    const same = info.config.ack_wait === tunable.ack_wait && info.config.max_deliver === tunable.max_deliver;
+    return same ? info : await jsm.consumers.update(EVENTS_STREAM, name, tunable);
+  } catch (err) {
+    if (!isApiError(err, JetStreamApiCodes.ConsumerNotFound)) throw err;
+  }
+  const config: Partial<ConsumerConfig> = {
+    durable_name: name,
+    filter_subject: subject,
+    ack_policy: AckPolicy.Explicit,
+    // A new group starts with events published after it exists; afterwards the consumer keeps its position.
+    deliver_policy: DeliverPolicy.New,
+    ...tunable,
+  };
+  try {
+    return await jsm.consumers.add(EVENTS_STREAM, config);
+  } catch (err) {
+    // A replica of the same group may have created it a moment ago; any other failure surfaces from info().
+    const info = await jsm.consumers.info(EVENTS_STREAM, name).catch(() => undefined);
+    if (info) return info;
+    throw err;
+  }
+}

@@ -1,0 +1,2 @@
+export { parsePage, type PageLimits, type PageRequest } from './page.js';
+export { lastPage, linkHeader, type PageCount, type QueryInput } from './links.js';

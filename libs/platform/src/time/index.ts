@@ -1,0 +1,11 @@
+export {
+  formatHttpDate,
+  formatOffsetTime,
+  formatReaderTime,
+  formatXmlRpcTime,
+  microsToDate,
+  toMicros,
+  type Instant,
+} from './format.js';
+export { parseTimestamp, type ParsedTimestamp } from './parse.js';
+export { MicrosecondClock } from './clock.js';

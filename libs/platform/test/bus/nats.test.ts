@@ -1,0 +1,86 @@
+// The bus contract over a real nats-server with JetStream, started for this file on a free port, plus what only
+// the NATS adapter has: the stream and consumer layout operators rely on, and server lists.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { AckPolicy, DeliverPolicy, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { connectBus, type Bus, type DeadLetter } from '../../src/bus/index.js';
+import { freePort } from '../../src/testing/ports.js';
+import { testLogger } from '../../src/testing/logger.js';
+import { describeWithNats, startNatsServer, type NatsServerHandle } from '../../src/testing/nats-server.js';
+import { defineBusContract } from './contract.js';
+import { fresh, freshEvent, waitFor } from './helpers.js';
+
+describeWithNats('nats adapter', () => {
+  let server: NatsServerHandle;
+  beforeAll(async () => {
+    server = await startNatsServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  defineBusContract((service) => connectBus(server.url, { service, logger: testLogger() }));
+
+  describe('JetStream layout', () => {
+    let nc: NatsConnection;
+    let jsm: JetStreamManager;
+    let bus: Bus;
+    beforeAll(async () => {
+      bus = await connectBus(server.url, { service: 'layout', logger: testLogger() });
+      nc = await connect({ servers: server.url });
+      jsm = await jetstreamManager(nc);
+    });
+    afterAll(async () => {
+      await bus?.close();
+      await nc?.close();
+    });
+
+    test('connecting (again) keeps one EVENTS stream on evt.> and one DEADLETTER stream on dlq.>', async () => {
+      await (await connectBus(server.url, { service: 'layout', logger: testLogger() })).close();
+      const events = await jsm.streams.info('EVENTS');
+      expect(events.config).toMatchObject({
+        subjects: ['evt.>'],
+        max_age: nanos(7 * 24 * 3600_000),
+        duplicate_window: nanos(120_000),
+      });
+      expect((await jsm.streams.info('DEADLETTER')).config.subjects).toEqual(['dlq.>']);
+    });
+
+    test('a group is one durable pull consumer per subject, and its dead letters stay in DEADLETTER', async () => {
+      const { published } = freshEvent();
+      const other = freshEvent().published;
+      const durable = fresh('reader-posts');
+      const letters: DeadLetter[] = [];
+      await bus.onDeadLetter(durable, (letter) => letters.push(letter));
+      const failing = async () => {
+        throw new Error('always');
+      };
+      await bus.subscribe(published, { durable, maxDeliver: 2, backoffMs: [10] }, failing);
+      await bus.subscribe(other, { durable }, failing);
+
+      const consumers = [];
+      for await (const info of jsm.consumers.list('EVENTS')) {
+        if (info.config.durable_name?.startsWith(`${durable}-`)) consumers.push(info.config);
+      }
+      expect(consumers.map((c) => c.filter_subject).sort()).toEqual(
+        [published.subject, other.subject].sort(),
+      );
+      expect(consumers.find((c) => c.filter_subject === published.subject)).toMatchObject({
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.New,
+        max_deliver: 2,
+      });
+
+      const event = await bus.publish(published, { n: 1 });
+      await waitFor('the dead letter', () => letters.length === 1);
+      const stored = await jsm.streams.getMessage('DEADLETTER', { last_by_subj: `dlq.${durable}` });
+      expect(stored?.json()).toMatchObject({ durable, deliveries: 2, envelope: { id: event.id } });
+    });
+
+    test('BUS_URL may list several servers, comma-separated', async () => {
+      const down = `nats://127.0.0.1:${await freePort()}`;
+      const listed = await connectBus(`${down},${server.url}`, { service: 'layout', logger: testLogger() });
+      await expect(listed.ping()).resolves.toBeUndefined();
+      await listed.close();
+    });
+  });
+});
