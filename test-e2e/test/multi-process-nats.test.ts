@@ -1,7 +1,7 @@
 // Mode 2: each service its own process with its own embedded store in a temp dir, talking over a real
 // nats-server; the gateway in a separate process in front. The same flow as the single-process test.
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
-import { freePort, natsServerAvailable, startNatsServer, startSmtpCapture } from '@murmur/platform/testing';
+import { afterAll, beforeAll, test } from '@jest/globals';
+import { describeWithNats, freePort, startNatsServer, startSmtpCapture } from '@murmur/platform/testing';
 import type { NatsServerHandle, SmtpCapture } from '@murmur/platform/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,15 +10,8 @@ import { join } from 'node:path';
 import { runAccountFlow } from '../support/flow.js';
 import { startChild, waitReady, type ChildHandle } from '../support/processes.js';
 
-const requireNats = process.env.REQUIRE_NATS === '1';
-const available = natsServerAvailable();
-if (!available && requireNats) {
-  throw new Error('REQUIRE_NATS=1 but no nats-server binary was found (install nats-server or set NATS_SERVER_BIN)');
-}
-const describeNats = available ? describe : describe.skip;
-if (!available) process.stderr.write('multi-process e2e — SKIPPED: nats-server not found\n');
-
-describeNats(`multi-process over NATS${available ? '' : ' — SKIPPED: nats-server not found'}`, () => {
+// Skipped with a visible title when nats-server is missing; a failure instead under REQUIRE_NATS=1 (CI).
+describeWithNats('multi-process over NATS', () => {
   let nats: NatsServerHandle;
   let smtp: SmtpCapture;
   const children: ChildHandle[] = [];
