@@ -13,6 +13,9 @@ export default {
     '^@murmur/identity$': '<rootDir>/services/identity/src/index.ts',
     '^@murmur/gateway$': '<rootDir>/gateway/src/index.ts',
     '^@murmur/cli$': '<rootDir>/cli/src/index.ts',
+    // light-my-request (behind app.inject) require()s cookie@2, which is ESM-only; jest cannot require ESM on
+    // Node 20, so tests get cookie@1.1 (CommonJS, same stringifySetCookie/parse API) instead.
+    '^cookie$': '<rootDir>/node_modules/cookie-cjs/dist/index.js',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['<rootDir>/**/test/**/*.test.ts', '<rootDir>/test-e2e/**/*.test.ts'],

@@ -7,6 +7,7 @@ export * from './bus/index.js';
 export * from './jobs/index.js';
 export * from './http/index.js';
 export * from './runtime/index.js';
+export * from './ratelimit/index.js';
 export * from './fetch/index.js';
 export * from './time/index.js';
 export * from './pagination/index.js';

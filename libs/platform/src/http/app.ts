@@ -1,0 +1,163 @@
+// The Fastify instance every service starts from: limits, request ids, body parsers, the one error
+// handler, health and metrics, rate limiting and the auth verifier that defineRoute uses.
+import { randomUUID } from 'node:crypto';
+import {
+  fastify,
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Bus } from '../bus/port.js';
+import type { BaseConfig } from '../config/base.js';
+import { notFound, tooManyRequests } from '../errors/index.js';
+import type { Store } from '../store/port.js';
+import { TokenVerifier, type AuthCacheOptions } from './auth.js';
+import { registerBodyParsers } from './body.js';
+import { renderError, toAppError, type ErrorStyle } from './errors.js';
+import { registerObservability } from './observability.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Overrides the app's errorStyle for one route (set by defineRoute). */
+    errorStyle?: ErrorStyle;
+  }
+}
+
+export type HttpApp = FastifyInstance;
+
+export const DEFAULT_BODY_LIMIT = 256 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const MAX_HEADER_SIZE = 16 * 1024;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface HttpAppOptions {
+  service: string;
+  logger: Logger;
+  /** Base configuration; only TRUST_PROXY is read. */
+  config?: Partial<Pick<BaseConfig, 'TRUST_PROXY'>>;
+  /** Needed for `auth` routes and pinged by /readyz. */
+  bus?: Bus;
+  /** Pinged by /readyz. */
+  store?: Pick<Store, 'ping'>;
+  /** Error body shape, by path. Default `'simple'`. */
+  errorStyle?: ErrorStyle | ((url: string) => ErrorStyle);
+  /** Default 256 KiB; routes may override. */
+  bodyLimit?: number;
+  /** Default time for a route to receive and answer a request (routes may override). Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Socket inactivity timeout. Default 120 s. */
+  connectionTimeoutMs?: number;
+  /** Idle keep-alive sockets are closed after this. Default 72 s (longer than common proxies' idle time). */
+  keepAliveTimeoutMs?: number;
+  /** Longest path parameter; longer ones are 404. Default 200. */
+  maxParamLength?: number;
+  auth?: AuthCacheOptions;
+  /** /readyz per-dependency timeout. Default 2 s. */
+  readyTimeoutMs?: number;
+  /** Node process metrics on /metrics. Default true. */
+  processMetrics?: boolean;
+}
+
+export interface HttpState {
+  readonly service: string;
+  readonly verifier: TokenVerifier | undefined;
+  readonly requestTimeoutMs: number;
+  readonly metrics: Registry;
+  styleFor(request: FastifyRequest): ErrorStyle;
+}
+
+/** Where defineRoute finds the app's state from any encapsulated scope. */
+export const kHttpState = Symbol.for('murmur.http.state');
+
+export function httpState(scope: FastifyInstance): HttpState {
+  const state = (scope as unknown as Record<symbol, HttpState | undefined>)[kHttpState];
+  if (!state) throw new Error('defineRoute needs a Fastify instance made by createHttpApp');
+  return state;
+}
+
+/** Headers for bus.request/publish so the request id travels on. */
+export function busHeaders(request: FastifyRequest): Record<string, string> {
+  return { 'x-request-id': request.id };
+}
+
+/** Sends `err` in the style of the request's area; 5xx details go to the log only. */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  err: unknown,
+  style: ErrorStyle,
+): FastifyReply {
+  const appError = toAppError(err);
+  if (appError.status >= 500) {
+    const original = appError.cause instanceof Error ? appError.cause : err;
+    request.log.error({ err: original, status: appError.status }, 'request failed');
+  }
+  const rendered = renderError(style, appError, request.id);
+  return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+}
+
+export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const styleOf = options.errorStyle ?? 'simple';
+  const styleForUrl = (url: string): ErrorStyle => (typeof styleOf === 'function' ? styleOf(url) : styleOf);
+  const styleFor = (request: FastifyRequest): ErrorStyle =>
+    request.routeOptions?.config?.errorStyle ?? styleForUrl(request.url);
+
+  const app = fastify({
+    loggerInstance: options.logger,
+    // Request lines are written by our onResponse hook (redacted, probes at debug).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: (raw) => {
+      const given = raw.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    trustProxy: options.config?.TRUST_PROXY ?? ['loopback'],
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    requestTimeout: requestTimeoutMs,
+    connectionTimeout: options.connectionTimeoutMs ?? 120_000,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 72_000,
+    routerOptions: { maxParamLength: options.maxParamLength ?? 200 },
+    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    return503OnClosing: true,
+    frameworkErrors: (err, request, reply) => {
+      sendError(request, reply, err, styleFor(request));
+    },
+  }) as unknown as FastifyInstance;
+
+  const verifier = options.bus ? new TokenVerifier(options.bus, options.logger, options.auth) : undefined;
+  if (verifier) {
+    await verifier.listen();
+    app.addHook('onClose', async () => verifier.close());
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerBodyParsers(app);
+  app.setErrorHandler((err, request, reply) => sendError(request, reply, err, styleFor(request)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, notFound('Not found.'), styleFor(request)),
+  );
+
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl / 1000),
+  });
+
+  const metrics = registerObservability(app, {
+    service: options.service,
+    store: options.store,
+    bus: options.bus,
+    readyTimeoutMs: options.readyTimeoutMs,
+    processMetrics: options.processMetrics,
+  });
+
+  const state: HttpState = { service: options.service, verifier, requestTimeoutMs, metrics, styleFor };
+  app.decorate(kHttpState, state);
+  return app;
+}

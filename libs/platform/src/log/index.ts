@@ -1,0 +1,76 @@
+// One pino JSON logger per service. Redaction happens here, once, so no call site has to remember it.
+import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
+import type { LogLevel } from '../config/vars.js';
+import { REDACTED, redactSecrets, redactUrl } from './redact.js';
+
+export { REDACTED, REDACTED_HEADERS, REDACTED_PARAMS, redactSecrets, redactUrl } from './redact.js';
+export type { Logger } from 'pino';
+
+export interface LoggerOptions {
+  service: string;
+  level?: LogLevel;
+  /** Where lines go; stdout by default. Tests pass a stream to read what was logged. */
+  destination?: DestinationStream;
+}
+
+interface RequestLike {
+  method?: string;
+  url?: string;
+  ip?: string;
+  id?: string;
+  routeOptions?: { url?: string };
+  socket?: { remoteAddress?: string };
+}
+
+/** A request as logged: method, redacted URL, route pattern and client address. Never headers or body. */
+function serializeRequest(req: RequestLike) {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? redactUrl(req.url) : undefined,
+    route: req.routeOptions?.url,
+    remoteAddress: req.ip ?? req.socket?.remoteAddress,
+  };
+}
+
+function serializeResponse(res: { statusCode?: number }) {
+  return { statusCode: res.statusCode };
+}
+
+function serializeError(err: Error) {
+  const out = stdSerializers.err(err);
+  // Error messages (and the stack's first line) can quote URLs: fetch failures, Fastify's 404 text.
+  return { ...out, message: redactUrl(out.message), stack: redactUrl(out.stack) };
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { service: options.service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { req: serializeRequest, res: serializeResponse, err: serializeError },
+      // Paths for objects logged whole (`{req: request.raw}`) that bypass the walk below.
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          'headers.authorization',
+          'headers.cookie',
+        ],
+        censor: REDACTED,
+      },
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => redactSecrets(object),
+      },
+      hooks: {
+        logMethod(args, method) {
+          const safe = args.map((a) => (typeof a === 'string' ? redactUrl(a) : a)) as typeof args;
+          return method.apply(this, safe);
+        },
+      },
+    },
+    options.destination,
+  );
+}

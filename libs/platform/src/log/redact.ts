@@ -1,0 +1,99 @@
+// What must never reach a log line (security.md §2): credentials in headers, secret parameters in
+// URLs and logged objects, and the token segment of private queue feeds.
+
+/** Parameter names whose values are secrets wherever they appear. */
+export const REDACTED_PARAMS: readonly string[] = [
+  'token',
+  'access_token',
+  'identity_token',
+  'code',
+  'code_verifier',
+  'refresh_token',
+  'csrf',
+  'password',
+  'bits',
+];
+
+/** Header names (lower case) that carry credentials. */
+export const REDACTED_HEADERS: readonly string[] = [
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'proxy-authorization',
+];
+
+export const REDACTED = '***';
+
+const paramSet = new Set(REDACTED_PARAMS);
+const keySet = new Set([...REDACTED_PARAMS, ...REDACTED_HEADERS]);
+
+// `/feeds/{username}/bookmarks/{token}.json` and `/feeds/{username}/readlater/{token}.json`.
+const QUEUE_FEED = /(\/feeds\/[^/?#\s]+\/(?:bookmarks|readlater)\/)[^/?#\s]+?(\.json)?(?=[?#\s]|$)/g;
+
+// `?name=value` / `&name=value` anywhere in a text (a URL, a path, a message quoting a URL).
+const QUERY_PAIR = /([?&;])([^=&#\s?]+)=([^&#\s;]*)/g;
+
+function paramBase(rawName: string): string {
+  let name = rawName;
+  try {
+    name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+  } catch {
+    // keep the raw name
+  }
+  // `code[]`, `token[0]` hide the same secret as `code`, `token`.
+  return name.replace(/\[[^\]]*\]$/, '').toLowerCase();
+}
+
+/**
+ * Masks secret query parameters and the queue-feed token in a URL, a path or any text quoting one,
+ * keeping the rest readable: `/x?token=abc&page=2` → `/x?token=***&page=2`.
+ */
+export function redactUrl(text: string): string {
+  let out = text.replace(QUERY_PAIR, (m, sep: string, name: string) =>
+    paramSet.has(paramBase(name)) ? `${sep}${name}=${REDACTED}` : m,
+  );
+  if (out.includes('/feeds/')) {
+    out = out.replace(
+      QUEUE_FEED,
+      (_m, head: string, ext: string | undefined) => `${head}${REDACTED}${ext ?? ''}`,
+    );
+  }
+  return out;
+}
+
+const URLISH = /[?&;]|\/feeds\//;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A copy of `value` with secret keys masked and URL-looking strings passed through redactUrl.
+ * Only plain objects and arrays are walked (never class instances such as requests or errors, which
+ * have serializers), to a bounded depth; unchanged parts are shared, not copied.
+ */
+export function redactSecrets<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return (URLISH.test(value) ? redactUrl(value) : value) as T;
+  if (depth > 6) return value;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v: unknown) => {
+      const r = redactSecrets(v, depth + 1);
+      if (r !== v) changed = true;
+      return r;
+    });
+    return (changed ? out : value) as T;
+  }
+  if (!isPlainObject(value)) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const r = keySet.has(k.toLowerCase()) && v !== undefined ? REDACTED : redactSecrets(v, depth + 1);
+    if (r !== v) {
+      out ??= { ...value };
+      out[k] = r;
+    }
+  }
+  return (out ?? value) as T;
+}

@@ -1,0 +1,134 @@
+// Rate limits shared by every replica (security.md §5: counters protecting credentials and third
+// parties). Counters live in the service's own store, one document per (limiter, key, window),
+// incremented atomically; a TTL index removes them once their window can no longer matter.
+import { DuplicateKeyError, type Store } from '../store/port.js';
+
+export interface StoreRateLimiterOptions {
+  /** Distinguishes limiters sharing the collection, e.g. `signin-email`. */
+  name: string;
+  /** Hits allowed per window. */
+  max: number;
+  windowMs: number;
+  /**
+   * `fixed` (default): the count restarts at each window boundary, and a blocked key waits for the
+   * window's end. `sliding`: the previous window's count is weighted by how much of it still
+   * overlaps, which smooths bursts at boundaries.
+   */
+  mode?: 'fixed' | 'sliding';
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  remaining: number;
+  /** When not allowed, seconds until a hit would be allowed again (≥ 1); 0 when allowed. */
+  retryAfterSeconds: number;
+}
+
+export interface StoreRateLimiter {
+  /** Counts one hit for `key` and says whether it is within the limit. */
+  hit(key: string): Promise<RateLimitResult>;
+  /** The state for `key` without counting (e.g. check before trying a password, count on failure). */
+  peek(key: string): Promise<RateLimitResult>;
+  /** Forgets `key`'s counts (e.g. after a successful sign-in). */
+  reset(key: string): Promise<void>;
+}
+
+interface CounterDoc {
+  _id: string;
+  name: string;
+  key: string;
+  windowStart: number;
+  count: number;
+  expiresAt: Date;
+  [field: string]: unknown;
+}
+
+export const RATE_LIMIT_COLLECTION = 'ratelimits';
+
+export function createStoreRateLimiter(store: Store, options: StoreRateLimiterOptions): StoreRateLimiter {
+  const { name, max, windowMs } = options;
+  if (!(max >= 1 && windowMs >= 1))
+    throw new Error(`rate limiter ${name}: max and windowMs must be positive`);
+  const sliding = options.mode === 'sliding';
+  const now = options.now ?? Date.now;
+  const counters = store.collection<CounterDoc>(RATE_LIMIT_COLLECTION);
+  let indexed: Promise<void> | undefined;
+  const ensureIndexes = () => {
+    indexed ??= Promise.all([
+      counters.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
+      counters.createIndex({ name: 1, key: 1 }),
+    ]).then(
+      () => undefined,
+      (err: unknown) => {
+        indexed = undefined;
+        throw err;
+      },
+    );
+    return indexed;
+  };
+
+  const idOf = (key: string, windowStart: number) => `${name}\u0000${key}\u0000${windowStart}`;
+
+  async function increment(key: string, windowStart: number): Promise<number> {
+    const update = {
+      $inc: { count: 1 },
+      // The previous window still counts in sliding mode, so keep it for two windows.
+      $set: { name, key, windowStart, expiresAt: new Date(windowStart + windowMs * (sliding ? 2 : 1)) },
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await counters.findOneAndUpdate({ _id: idOf(key, windowStart) }, update, {
+          upsert: true,
+          returnDocument: 'after',
+        });
+        return doc?.count ?? 1;
+      } catch (err) {
+        // Two replicas upserting the same new window: one insert wins, the other retries as an update.
+        if (!(err instanceof DuplicateKeyError) || attempt >= 2) throw err;
+      }
+    }
+  }
+
+  async function countOf(key: string, windowStart: number): Promise<number> {
+    const doc = await counters.findOne({ _id: idOf(key, windowStart) });
+    return doc?.count ?? 0;
+  }
+
+  async function evaluate(key: string, count: boolean): Promise<RateLimitResult> {
+    await ensureIndexes();
+    const t = now();
+    const windowStart = Math.floor(t / windowMs) * windowMs;
+    const windowEnd = windowStart + windowMs;
+    const current = count ? await increment(key, windowStart) : await countOf(key, windowStart);
+    if (!sliding) {
+      const allowed = count ? current <= max : current < max;
+      return {
+        allowed,
+        remaining: Math.max(0, max - current),
+        retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((windowEnd - t) / 1000)),
+      };
+    }
+    const previous = await countOf(key, windowStart - windowMs);
+    const overlap = 1 - (t - windowStart) / windowMs;
+    const estimate = previous * overlap + current;
+    const allowed = count ? estimate <= max : estimate < max;
+    if (allowed) return { allowed, remaining: Math.max(0, Math.floor(max - estimate)), retryAfterSeconds: 0 };
+    // Blocked until the previous window has slid out far enough for one more hit, or this window ends.
+    let waitMs = windowEnd - t;
+    if (current + 1 <= max && previous > 0) {
+      const windowsToWait = (estimate + 1 - max) / previous;
+      waitMs = Math.min(waitMs, Math.max(0, windowsToWait * windowMs));
+    }
+    return { allowed, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  }
+
+  return {
+    hit: (key) => evaluate(key, true),
+    peek: (key) => evaluate(key, false),
+    async reset(key) {
+      await counters.deleteMany({ name, key });
+    },
+  };
+}

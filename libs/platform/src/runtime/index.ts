@@ -1,0 +1,9 @@
+export {
+  startService,
+  type ServiceContext,
+  type ServiceDefinition,
+  type ServiceInstance,
+  type StartOptions,
+  type RunningService,
+} from './service.js';
+export { runServiceMain, type MainOptions } from './main.js';

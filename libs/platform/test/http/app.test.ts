@@ -1,0 +1,244 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { FastifyInstance } from 'fastify';
+import type { Bus } from '../../src/bus/port.js';
+import { busHeaders, defineRoute } from '../../src/http/index.js';
+import { buildApp, send, sleep } from './helpers.js';
+
+const apps: FastifyInstance[] = [];
+async function track<T extends { app: FastifyInstance }>(built: Promise<T>): Promise<T> {
+  const b = await built;
+  apps.push(b.app);
+  return b;
+}
+
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+
+const echoId = (scope: FastifyInstance) =>
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/id',
+    handler: async ({ request }) => ({ id: request.id, headers: busHeaders(request) }),
+  });
+
+describe('request id', () => {
+  it('echoes a well-formed x-request-id and hands it to the bus headers', async () => {
+    const { app } = await track(buildApp(echoId));
+    const res = await send(app, { url: '/id', headers: { 'x-request-id': 'gw-1:abc.DEF_9-x' } });
+    expect(res.headers['x-request-id']).toBe('gw-1:abc.DEF_9-x');
+    expect(res.json()).toEqual({ id: 'gw-1:abc.DEF_9-x', headers: { 'x-request-id': 'gw-1:abc.DEF_9-x' } });
+  });
+
+  it.each(['bad id with spaces', 'x'.repeat(129), 'a\u00e9b', 'a/b'])(
+    'replaces "%s" with a new UUID',
+    async (given) => {
+      const { app } = await track(buildApp(echoId));
+      const res = await send(app, {
+        url: '/id',
+        headers: { 'x-request-id': encodeURIComponent(given) === given ? given : 'a/b' },
+      });
+      expect(res.headers['x-request-id']).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+    },
+  );
+
+  it('generates one when absent, also on 404s', async () => {
+    const { app } = await track(buildApp(echoId));
+    const a = await send(app, { url: '/nope' });
+    const b = await send(app, { url: '/nope' });
+    expect(a.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
+  });
+});
+
+describe('client address', () => {
+  const ipRoute = (scope: FastifyInstance) =>
+    defineRoute(scope, { method: 'GET', url: '/ip', handler: async ({ request }) => ({ ip: request.ip }) });
+
+  it('trusts X-Forwarded-For from the proxies TRUST_PROXY names (loopback by default)', async () => {
+    const { app } = await track(buildApp(ipRoute, { config: { TRUST_PROXY: ['loopback'] } }));
+    const res = await send(app, { url: '/ip', headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect(res.json()).toEqual({ ip: '203.0.113.7' });
+  });
+
+  it('ignores it when the proxy is not trusted', async () => {
+    const { app } = await track(buildApp(ipRoute, { config: { TRUST_PROXY: false } }));
+    const res = await send(app, { url: '/ip', headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect(res.json()).toEqual({ ip: '127.0.0.1' });
+  });
+});
+
+describe('health', () => {
+  it('/healthz is 200 while the process lives', async () => {
+    const { app } = await track(buildApp(() => undefined));
+    const res = await send(app, { url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('/readyz is 200 when store and bus answer', async () => {
+    const ok = { ping: async () => undefined };
+    const { app } = await track(buildApp(() => undefined, { store: ok, bus: undefined }));
+    const res = await send(app, { url: '/readyz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ready' });
+  });
+
+  it('/readyz is 503 naming the failing and the hanging dependency', async () => {
+    const failing = {
+      ping: async () => {
+        throw new Error('connect ECONNREFUSED mongodb://user:pw@db');
+      },
+    };
+    // A bus that never answers (listen is needed by the auth cache every app sets up).
+    const hanging = {
+      ping: () => new Promise<void>(() => undefined),
+      listen: async () => ({ unsubscribe: async () => undefined }),
+    };
+    const { app } = await track(
+      buildApp(() => undefined, {
+        store: failing,
+        bus: hanging as unknown as Bus,
+        readyTimeoutMs: 50,
+      }),
+    );
+    const res = await send(app, { url: '/readyz' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 'unready', checks: { store: 'failed', bus: 'timeout' } });
+    expect(res.body).not.toContain('pw');
+  });
+});
+
+describe('metrics', () => {
+  it('/metrics counts requests by route pattern and status, with durations and process metrics', async () => {
+    const { app } = await track(
+      buildApp(
+        (scope) =>
+          defineRoute(scope, {
+            method: 'GET',
+            url: '/items/:id',
+            handler: async () => ({ ok: true }),
+          }),
+        { processMetrics: true, service: 'reader' },
+      ),
+    );
+    await send(app, { url: '/items/1' });
+    await send(app, { url: '/items/2' });
+    await send(app, { url: '/random/scan' });
+    const res = await send(app, { url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    expect(res.body).toContain(
+      'http_requests_total{method="GET",route="/items/:id",status="200",service="reader"} 2',
+    );
+    expect(res.body).toContain(
+      'http_requests_total{method="GET",route="unmatched",status="404",service="reader"} 1',
+    );
+    expect(res.body).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.005",service="reader",method="GET",route="\/items\/:id",status="200"\} 2/,
+    );
+    expect(res.body).toContain('reader_process_cpu_user_seconds_total');
+  });
+});
+
+describe('request log', () => {
+  it('writes one line per request without tokens; probes are left out at info', async () => {
+    const { app, lines } = await track(
+      buildApp((scope) =>
+        defineRoute(scope, {
+          method: 'GET',
+          url: '/feeds/:user/bookmarks/:file',
+          handler: async () => ({ ok: 1 }),
+        }),
+      ),
+    );
+    await send(app, {
+      url: '/feeds/ada/bookmarks/QUEUETOKEN123.json?token=SECRET1&page=2',
+      headers: { authorization: 'Bearer SECRET2', cookie: 'sid=SECRET3', 'x-request-id': 'log-1' },
+    });
+    await send(app, { url: '/healthz' });
+    await send(app, { url: '/metrics' });
+    await sleep(20);
+    const requestLines = lines.filter((l) => l.includes('request completed'));
+    expect(requestLines).toHaveLength(1);
+    const line = JSON.parse(requestLines[0]!) as Record<string, any>;
+    expect(line).toMatchObject({
+      service: 'test',
+      requestId: 'log-1',
+      req: {
+        method: 'GET',
+        url: '/feeds/ada/bookmarks/***.json?token=***&page=2',
+        route: '/feeds/:user/bookmarks/:file',
+      },
+      res: { statusCode: 200 },
+    });
+    expect(lines.join('\n')).not.toMatch(/SECRET\d|QUEUETOKEN/);
+  });
+});
+
+describe('rate limits per route', () => {
+  it('answer 429 with Retry-After in the area shape once the limit is used up', async () => {
+    const { app } = await track(
+      buildApp(
+        (scope) =>
+          defineRoute(scope, {
+            method: 'POST',
+            url: '/oauth/token',
+            rateLimit: { max: 2, timeWindow: 60_000 },
+            handler: async () => ({ ok: true }),
+          }),
+        { errorStyle: 'oauth' },
+      ),
+    );
+    expect((await send(app, { url: '/oauth/token', method: 'POST' })).statusCode).toBe(200);
+    expect((await send(app, { url: '/oauth/token', method: 'POST' })).statusCode).toBe(200);
+    const res = await send(app, { url: '/oauth/token', method: 'POST' });
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect(res.json()).toEqual({
+      error: 'rate_limited',
+      error_description: 'Too many requests. Try again later.',
+    });
+  });
+
+  it('count per key from keyGenerator', async () => {
+    const { app } = await track(
+      buildApp((scope) =>
+        defineRoute(scope, {
+          method: 'GET',
+          url: '/limited',
+          rateLimit: { max: 1, timeWindow: '1 minute', keyGenerator: (r) => String(r.headers['x-user']) },
+          handler: async () => ({ ok: true }),
+        }),
+      ),
+    );
+    expect((await send(app, { url: '/limited', headers: { 'x-user': 'a' } })).statusCode).toBe(200);
+    expect((await send(app, { url: '/limited', headers: { 'x-user': 'b' } })).statusCode).toBe(200);
+    const third = await send(app, { url: '/limited', headers: { 'x-user': 'a' } });
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toEqual({ error: 'Too many requests. Try again later.' });
+  });
+});
+
+describe('timeouts', () => {
+  it('a handler slower than the route timeout is answered 503', async () => {
+    const { app } = await track(
+      buildApp((scope) =>
+        defineRoute(scope, {
+          method: 'GET',
+          url: '/slow',
+          timeoutMs: 50,
+          handler: async () => {
+            await sleep(300);
+            return { late: true };
+          },
+        }),
+      ),
+    );
+    const res = await send(app, { url: '/slow' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ error: 'The request took too long.' });
+  });
+});
