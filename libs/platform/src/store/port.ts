@@ -7,14 +7,21 @@ export type Doc = { _id?: string | number } & Record<string, unknown>;
 export type WithId<T extends Doc> = T & { _id: string | number };
 
 /**
- * Filters: equality, `$in $nin $gt $gte $lt $lte $ne $exists $or $and`, dot paths, array membership
- * (`{tags: 'x'}` matches a document whose `tags` array contains 'x').
+ * Filters: equality, `$in $nin $gt $gte $lt $lte $ne $exists $or $and` (also `$eq $not $nor`), dot paths,
+ * array membership (`{tags: 'x'}` matches a document whose `tags` array contains 'x'). `{a: null}` matches
+ * a missing `a`; comparisons stay within one type. A value `undefined` anywhere is refused (TypeError).
  */
 export type Filter = Record<string, unknown>;
 
-/** Updates: `$set $unset $inc $push $addToSet $pull $min $max` (`$push`/`$addToSet` accept `{$each: [...]}`). */
+/**
+ * Updates: `$set $unset $inc $push $addToSet $pull $min $max` (`$push`/`$addToSet` accept `{$each: [...]}`,
+ * `$push` also `$slice`), and `$setOnInsert`, applied only when an upsert inserts.
+ */
 export type Update = Partial<
-  Record<'$set' | '$unset' | '$inc' | '$push' | '$addToSet' | '$pull' | '$min' | '$max', Record<string, unknown>>
+  Record<
+    '$set' | '$unset' | '$inc' | '$push' | '$addToSet' | '$pull' | '$min' | '$max',
+    Record<string, unknown>
+  >
 > & { $setOnInsert?: Record<string, unknown> };
 
 export type Sort = Record<string, 1 | -1>;
@@ -70,7 +77,11 @@ export interface Collection<T extends Doc = Doc> {
   updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
   updateMany(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
   /** Atomic: no other write to the matched document happens between the match and the update. */
-  findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<WithId<T> | null>;
+  findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options?: FindOneAndUpdateOptions,
+  ): Promise<WithId<T> | null>;
   deleteOne(filter: Filter): Promise<DeleteResult>;
   deleteMany(filter: Filter): Promise<DeleteResult>;
   /** Idempotent. Compound indexes (several fields) are supported, unique ones too. */
@@ -91,7 +102,10 @@ export class DuplicateKeyError extends Error {
   readonly collection: string;
   readonly index: string | undefined;
   constructor(collection: string, index?: string, cause?: unknown) {
-    super(`duplicate key in ${collection}${index ? ` (index ${index})` : ''}`, cause === undefined ? undefined : { cause });
+    super(
+      `duplicate key in ${collection}${index ? ` (index ${index})` : ''}`,
+      cause === undefined ? undefined : { cause },
+    );
     this.name = 'DuplicateKeyError';
     this.collection = collection;
     this.index = index;

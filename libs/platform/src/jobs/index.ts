@@ -1,0 +1,11 @@
+// The job queue (DESIGN.md §6): background work in the service's own store, shared by its replicas.
+export { JobQueue } from './queue.js';
+export { retryDelayMs } from './backoff.js';
+export type {
+  Job,
+  JobHandler,
+  JobStatus,
+  EnqueueOptions,
+  RegisterOptions,
+  JobQueueOptions,
+} from './types.js';

@@ -1,0 +1,25 @@
+// Integer identifiers (DESIGN.md §5): the interface numbers entries, feeds, posts, … so each service
+// keeps one counter document per name in its own `counters` collection.
+import { DuplicateKeyError, type Store } from './port.js';
+
+type Counter = { _id: string; seq: number };
+
+/** 1, 2, 3, … per counter name; concurrent callers (in any process) never get the same number. */
+export async function nextId(store: Store, name: string): Promise<number> {
+  const counters = store.collection<Counter>('counters');
+  // Two first-ever upserts of one counter can race on MongoDB (both miss, one insert loses on _id);
+  // the loser simply increments the document the winner created.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const counter = await counters.findOneAndUpdate(
+        { _id: name },
+        { $inc: { seq: 1 } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      if (!counter) throw new Error(`counter ${name} was not returned`);
+      return counter.seq;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError) || attempt >= 3) throw err;
+    }
+  }
+}

@@ -1,0 +1,6 @@
+// The store (DESIGN.md §5): one port, two adapters chosen by URL, integer id counters.
+export * from './port.js';
+export { openStore, type OpenStoreOptions } from './open.js';
+export { nextId } from './counters.js';
+export { EmbeddedStore, type EmbeddedStoreOptions, type EmbeddedLocation } from './embedded.js';
+export { MongoStore, type MongoStoreOptions } from './mongodb.js';

@@ -1,0 +1,231 @@
+// The MongoDB store (DESIGN.md §5): the official driver, passed through. The few things done here
+// keep the two adapters interchangeable: string ids instead of ObjectIds, one DuplicateKeyError, the
+// same default index names, and no `undefined` in filters.
+import {
+  MongoClient,
+  type Collection as DriverCollection,
+  type Db,
+  type Document,
+  type Filter as DriverFilter,
+  type UpdateFilter,
+} from 'mongodb';
+import type {
+  Collection,
+  DeleteResult,
+  Doc,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexOptions,
+  Store,
+  Update,
+  UpdateOptions,
+  UpdateResult,
+  WithId,
+} from './port.js';
+import { DuplicateKeyError } from './port.js';
+import { defaultIndexName } from './embedded-indexes.js';
+import { assertDefinedFilter } from './query.js';
+import { isOperatorObject, isPlainObject, newDocumentId, type Plain } from './values.js';
+
+export interface MongoStoreOptions {
+  service: string;
+  /** Database name; default `murmur_<service>` unless the URL's path names one. */
+  database?: string;
+}
+
+/** The database a URL names in its path (`mongodb://host/name?…`), if any. */
+export function databaseNameFromUrl(url: string): string | undefined {
+  const m = /^mongodb(?:\+srv)?:\/\/[^/?]*\/([^?]*)/.exec(url);
+  const name = m?.[1] ? decodeURIComponent(m[1]) : '';
+  return name === '' ? undefined : name;
+}
+
+export class MongoStore implements Store {
+  readonly kind = 'mongodb' as const;
+
+  private constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+  ) {}
+
+  static async connect(url: string, options: MongoStoreOptions): Promise<MongoStore> {
+    // ignoreUndefined: a field set to `undefined` is left out, as the embedded adapter does.
+    const client = new MongoClient(url, { ignoreUndefined: true });
+    await client.connect();
+    const name = options.database ?? databaseNameFromUrl(url) ?? `murmur_${options.service}`;
+    return new MongoStore(client, client.db(name));
+  }
+
+  /** The database this store uses (for tests and tools that need to drop it). */
+  get databaseName(): string {
+    return this.db.databaseName;
+  }
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    return new MongoCollection<T>(this.db.collection(name));
+  }
+
+  async ping(): Promise<void> {
+    await this.db.command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  /** Drops the whole database. For tests. */
+  async dropDatabase(): Promise<void> {
+    await this.db.dropDatabase();
+  }
+}
+
+class MongoCollection<T extends Doc> implements Collection<T> {
+  readonly name: string;
+
+  constructor(private readonly c: DriverCollection<Document>) {
+    this.name = c.collectionName;
+  }
+
+  async insertOne(doc: T): Promise<WithId<T>> {
+    const stored = withId(doc);
+    await this.guard(() => this.c.insertOne(stored));
+    return stored as WithId<T>;
+  }
+
+  async insertMany(docs: T[]): Promise<WithId<T>[]> {
+    const stored = docs.map(withId);
+    if (stored.length > 0) await this.guard(() => this.c.insertMany(stored, { ordered: true }));
+    return stored as WithId<T>[];
+  }
+
+  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<WithId<T> | null> {
+    assertDefinedFilter(filter);
+    return (await this.c.findOne(driverFilter(filter), options)) as WithId<T> | null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<WithId<T>[]> {
+    assertDefinedFilter(filter);
+    return (await this.c.find(driverFilter(filter), options).toArray()) as unknown as WithId<T>[];
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    assertDefinedFilter(filter);
+    return this.c.countDocuments(driverFilter(filter));
+  }
+
+  updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.update('updateOne', filter, update, options);
+  }
+
+  updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.update('updateMany', filter, update, options);
+  }
+
+  private async update(
+    method: 'updateOne' | 'updateMany',
+    filter: Filter,
+    update: Update,
+    options: UpdateOptions,
+  ): Promise<UpdateResult> {
+    assertDefinedFilter(filter);
+    const upsert = options.upsert ?? false;
+    const r = await this.guard(() =>
+      this.c[method](driverFilter(filter), driverUpdate(filter, update, upsert), { upsert }),
+    );
+    return {
+      matchedCount: r.matchedCount,
+      modifiedCount: r.modifiedCount,
+      ...(r.upsertedId == null ? {} : { upsertedId: r.upsertedId as unknown as string | number }),
+    };
+  }
+
+  async findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options: FindOneAndUpdateOptions = {},
+  ): Promise<WithId<T> | null> {
+    assertDefinedFilter(filter);
+    const upsert = options.upsert ?? false;
+    const doc = await this.guard(() =>
+      this.c.findOneAndUpdate(driverFilter(filter), driverUpdate(filter, update, upsert), {
+        upsert,
+        returnDocument: options.returnDocument ?? 'after',
+        ...(options.sort ? { sort: options.sort } : {}),
+        ...(options.projection ? { projection: options.projection } : {}),
+        includeResultMetadata: false,
+      }),
+    );
+    return doc as WithId<T> | null;
+  }
+
+  async deleteOne(filter: Filter): Promise<DeleteResult> {
+    assertDefinedFilter(filter);
+    return { deletedCount: (await this.c.deleteOne(driverFilter(filter))).deletedCount };
+  }
+
+  async deleteMany(filter: Filter): Promise<DeleteResult> {
+    assertDefinedFilter(filter);
+    return { deletedCount: (await this.c.deleteMany(driverFilter(filter))).deletedCount };
+  }
+
+  async createIndex(fields: Record<string, 1 | -1>, options: IndexOptions = {}): Promise<void> {
+    await this.guard(() =>
+      this.c.createIndex(fields, {
+        name: options.name ?? defaultIndexName(fields),
+        ...(options.unique ? { unique: true } : {}),
+        ...(options.sparse ? { sparse: true } : {}),
+        ...(options.expireAfterSeconds === undefined
+          ? {}
+          : { expireAfterSeconds: options.expireAfterSeconds }),
+      }),
+    );
+  }
+
+  private async guard<R>(run: () => Promise<R>): Promise<R> {
+    try {
+      return await run();
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 11000) {
+        const index = /index: (\S+)/.exec(String((err as Error).message))?.[1];
+        throw new DuplicateKeyError(this.name, index, err);
+      }
+      throw err;
+    }
+  }
+}
+
+function driverFilter(filter: Filter): DriverFilter<Document> {
+  return filter as DriverFilter<Document>;
+}
+
+/** Upserts get a string `_id` (not an ObjectId) unless the filter or update already chooses one. */
+function driverUpdate(filter: Filter, update: Update, upsert: boolean): UpdateFilter<Document> {
+  const chosen = namesId(filter) || update.$set?._id !== undefined || update.$setOnInsert?._id !== undefined;
+  if (!upsert || chosen) return update as UpdateFilter<Document>;
+  return {
+    ...update,
+    $setOnInsert: { ...update.$setOnInsert, _id: newDocumentId() },
+  } as UpdateFilter<Document>;
+}
+
+function namesId(filter: Filter): boolean {
+  const id = filter._id;
+  if (id !== undefined && (!isOperatorObject(id) || '$eq' in id)) return true;
+  return Array.isArray(filter.$and) && (filter.$and as Filter[]).some(namesId);
+}
+
+/** A copy with `_id` set and `undefined` fields dropped: what the server stores and returns. */
+function withId<T extends Doc>(doc: T): Plain {
+  const copy = withoutUndefined(doc) as Plain;
+  if (copy._id === undefined) copy._id = newDocumentId();
+  return copy;
+}
+
+function withoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : withoutUndefined(v)));
+  if (!isPlainObject(value) || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Plain = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = withoutUndefined(v);
+  return out;
+}

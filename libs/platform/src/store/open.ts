@@ -1,0 +1,48 @@
+// One setting chooses the adapter (DESIGN.md §2): `STORE_URL` is `memory:`, `file:<dir>` or a MongoDB URL.
+import { fileURLToPath } from 'node:url';
+import { EmbeddedStore, type EmbeddedStoreOptions } from './embedded.js';
+import { MongoStore } from './mongodb.js';
+import type { Store } from './port.js';
+
+export interface OpenStoreOptions {
+  /** The owning service; names its directory (`<dir>/<service>/`) or database (`murmur_<service>`). */
+  service: string;
+  /** Embedded only. */
+  compactionIntervalMs?: EmbeddedStoreOptions['compactionIntervalMs'];
+  /** Embedded only. */
+  ttlSweepIntervalMs?: EmbeddedStoreOptions['ttlSweepIntervalMs'];
+}
+
+/**
+ * - `memory:` → embedded, in memory, private to this store;
+ * - `memory:<name>` → embedded, in memory, shared by every store opened with that name (and service) in this process;
+ * - `file:<dir>` (or `file:///abs/dir`) → embedded, one file per collection under `<dir>/<service>/`;
+ * - `mongodb://…`, `mongodb+srv://…` → MongoDB, database `murmur_<service>` unless the URL's path names one.
+ */
+export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
+  const { service, ...housekeeping } = options;
+  if (url.startsWith('memory:')) {
+    const name = url.slice('memory:'.length);
+    return EmbeddedStore.open({
+      service,
+      location: { kind: 'memory', ...(name ? { name } : {}) },
+      ...housekeeping,
+    });
+  }
+  if (url.startsWith('file:')) {
+    const dir = url.startsWith('file://') ? fileURLToPath(url) : url.slice('file:'.length);
+    if (!dir) throw new Error('STORE_URL file: needs a directory, e.g. file:./data');
+    return EmbeddedStore.open({ service, location: { kind: 'file', dir }, ...housekeeping });
+  }
+  if (url.startsWith('mongodb://') || url.startsWith('mongodb+srv://')) {
+    return MongoStore.connect(url, { service });
+  }
+  throw new Error(
+    `unsupported store URL ${JSON.stringify(redact(url))}: use memory:, file:<dir> or mongodb://…`,
+  );
+}
+
+/** URLs may carry passwords; error messages must not. */
+function redact(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}

@@ -1,0 +1,98 @@
+// Sorts and projections with MongoDB's meaning, for the embedded adapter (filters: filter.ts).
+import type { Filter, Projection, Sort } from './port.js';
+import { compareValues, isPlainObject, pathValues, type Plain } from './values.js';
+
+/**
+ * Sorts documents (a new array). An array field sorts by its smallest element ascending, its largest
+ * descending; a missing field sorts like null. Keys are computed once per document, not per comparison.
+ */
+export function sortDocuments<D extends Plain>(docs: D[], sort: Sort): D[] {
+  const fields = Object.entries(sort);
+  const keyed = docs.map((doc) => ({ doc, keys: fields.map(([path, dir]) => sortKey(doc, path, dir)) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < fields.length; i++) {
+      const c = compareValues(a.keys[i], b.keys[i]) * fields[i]![1];
+      if (c !== 0) return c;
+    }
+    return 0;
+  });
+  return keyed.map((k) => k.doc);
+}
+
+function sortKey(doc: Plain, path: string, dir: 1 | -1): unknown {
+  const leaves = pathValues(doc, path)
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .filter((v) => v !== undefined);
+  if (leaves.length === 0) return null;
+  return leaves.reduce((best, v) => (compareValues(v, best) * dir < 0 ? v : best));
+}
+
+/** Applies a projection to a document the caller owns (it may be returned as is). */
+export function project(doc: Plain, projection: Projection | undefined): Plain {
+  if (!projection) return doc;
+  const fields = Object.entries(projection).filter(([k]) => k !== '_id');
+  const including = fields.some(([, v]) => v === 1);
+  if (including && fields.some(([, v]) => v === 0)) {
+    throw new Error('a projection cannot mix inclusion and exclusion (except for _id)');
+  }
+  if (!including) {
+    for (const [path] of fields) removePath(doc, path.split('.'));
+    if (projection._id === 0) delete doc._id;
+    return doc;
+  }
+  const out: Plain = {};
+  if (projection._id !== 0 && doc._id !== undefined) out._id = doc._id;
+  for (const [path] of fields) copyPath(doc, out, path.split('.'));
+  return out;
+}
+
+function copyPath(src: Plain, dst: Plain, parts: string[]): void {
+  const [head, ...rest] = parts as [string, ...string[]];
+  if (!(head in src)) return;
+  const value = src[head];
+  if (rest.length === 0) {
+    dst[head] = value;
+  } else if (Array.isArray(value)) {
+    const existing = Array.isArray(dst[head]) ? (dst[head] as Plain[]) : undefined;
+    const objects = value.filter(isPlainObject);
+    dst[head] = objects.map((el, i) => {
+      const target = existing?.[i] ?? {};
+      copyPath(el, target, rest);
+      return target;
+    });
+  } else if (isPlainObject(value)) {
+    const target = isPlainObject(dst[head]) ? (dst[head] as Plain) : {};
+    copyPath(value, target, rest);
+    dst[head] = target;
+  }
+}
+
+function removePath(doc: unknown, parts: string[]): void {
+  const [head, ...rest] = parts as [string, ...string[]];
+  if (Array.isArray(doc)) {
+    for (const el of doc) removePath(el, parts);
+  } else if (isPlainObject(doc)) {
+    if (rest.length === 0) delete doc[head];
+    else removePath(doc[head], rest);
+  }
+}
+
+/**
+ * Refuses `undefined` anywhere in a filter. MongoDB would drop the field (matching everything) or
+ * compare with null depending on driver options, and either one turns a missing variable into a query
+ * over other users' data. Both adapters call this.
+ */
+export function assertDefinedFilter(filter: Filter, path = 'filter'): void {
+  for (const [key, value] of Object.entries(filter)) {
+    const where = `${path}.${key}`;
+    if (value === undefined) throw new TypeError(`${where} is undefined`);
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        if (v === undefined) throw new TypeError(`${where}[${i}] is undefined`);
+        if (isPlainObject(v)) assertDefinedFilter(v, `${where}[${i}]`);
+      });
+    } else if (isPlainObject(value)) {
+      assertDefinedFilter(value, where);
+    }
+  }
+}

@@ -1,0 +1,150 @@
+// Value semantics shared by the embedded adapter's matcher, sorter and update operators. They follow
+// MongoDB's rules (BSON comparison order, array traversal on dot paths) so that both adapters give the
+// same answers; the store contract suite checks that they do.
+import { randomBytes } from 'node:crypto';
+
+export type Plain = Record<string, unknown>;
+
+/** A fresh document id: 16 URL-safe characters, the same shape in both adapters. */
+export function newDocumentId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+export function isPlainObject(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/** `{$gt: 1, $lt: 5}` as opposed to an embedded document used for equality. */
+export function isOperatorObject(value: unknown): value is Plain {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => k.startsWith('$'));
+}
+
+/**
+ * Deep copy of a storable value. Object fields holding `undefined` are dropped (the MongoDB adapter
+ * runs with `ignoreUndefined` for the same result); types neither adapter can round-trip are refused
+ * here rather than silently turned into something else on disk.
+ */
+export function cloneValue(value: unknown, path = ''): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value;
+  if (value instanceof Date) return new Date(value.getTime());
+  if (Array.isArray(value))
+    return value.map((v, i) => (v === undefined ? null : cloneValue(v, `${path}.${i}`)));
+  if (isPlainObject(value) && isPlainPrototype(value)) {
+    const out: Plain = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined) out[k] = cloneValue(v, path ? `${path}.${k}` : k);
+    }
+    return out;
+  }
+  throw new TypeError(`cannot store ${describe(value)} at ${path || 'top level'}`);
+}
+
+function isPlainPrototype(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return value.constructor?.name ?? 'object';
+  return typeof value;
+}
+
+/** BSON type order: null < numbers < strings < objects < arrays < booleans < dates. */
+function typeRank(value: unknown): number {
+  if (value === undefined || value === null) return 1;
+  if (typeof value === 'number') return 2;
+  if (typeof value === 'string') return 3;
+  if (Array.isArray(value)) return 5;
+  if (typeof value === 'boolean') return 8;
+  if (value instanceof Date) return 9;
+  return 4;
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  const ra = typeRank(a);
+  const rb = typeRank(b);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  switch (ra) {
+    case 1:
+      return 0;
+    case 2:
+    case 3:
+      // Numbers and strings alike (strings by code unit).
+      return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+    case 8:
+      return Number(a) - Number(b);
+    case 9:
+      return Math.sign((a as Date).getTime() - (b as Date).getTime());
+    case 5: {
+      const x = a as unknown[];
+      const y = b as unknown[];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) {
+        const c = compareValues(x[i], y[i]);
+        if (c !== 0) return c;
+      }
+      return Math.sign(x.length - y.length);
+    }
+    default: {
+      const x = Object.entries(a as Plain);
+      const y = Object.entries(b as Plain);
+      for (let i = 0; i < Math.min(x.length, y.length); i++) {
+        const [ka, va] = x[i]!;
+        const [kb, vb] = y[i]!;
+        if (ka !== kb) return ka < kb ? -1 : 1;
+        const c = compareValues(va, vb);
+        if (c !== 0) return c;
+      }
+      return Math.sign(x.length - y.length);
+    }
+  }
+}
+
+/** Equality as MongoDB sees it: embedded documents must have the same fields in the same order. */
+export function valuesEqual(a: unknown, b: unknown): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return typeRank(a) === typeRank(b) && compareValues(a, b) === 0;
+}
+
+/**
+ * Every value a dot path reaches. Arrays met on the way are traversed element by element (or indexed
+ * when the next segment is a number), so `items.id` reaches the id of each item; a path that reaches
+ * nothing yields `undefined`. The last value is not expanded: callers decide how arrays compare.
+ */
+export function pathValues(doc: unknown, path: string): unknown[] {
+  const out: unknown[] = [];
+  walk(doc, path.split('.'), out);
+  return out;
+}
+
+function walk(value: unknown, parts: string[], out: unknown[]): void {
+  if (parts.length === 0) {
+    out.push(value);
+    return;
+  }
+  const [head, ...rest] = parts as [string, ...string[]];
+  if (Array.isArray(value)) {
+    if (/^\d+$/.test(head)) return walk(value[Number(head)], rest, out);
+    const objects = value.filter(isPlainObject);
+    if (objects.length === 0) out.push(undefined);
+    for (const el of objects) walk(el[head], rest, out);
+    return;
+  }
+  if (isPlainObject(value)) return walk(value[head], rest, out);
+  out.push(undefined);
+}
+
+/** A canonical, type-tagged text for a value, used as an index key (`1` and `"1"` differ; field order counts). */
+export function encodeKey(value: unknown): string {
+  if (value === undefined || value === null) return 'null';
+  if (typeof value === 'number') return Object.is(value, -0) ? '0' : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return `date(${value.getTime()})`;
+  if (Array.isArray(value)) return `[${value.map(encodeKey).join(',')}]`;
+  return `{${Object.entries(value as Plain)
+    .map(([k, v]) => `${JSON.stringify(k)}:${encodeKey(v)}`)
+    .join(',')}}`;
+}
