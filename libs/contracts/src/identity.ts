@@ -72,3 +72,6 @@ export const tokenRevoked = defineEvent(
   'revoked',
   z.object({ tokenHash: z.string().regex(/^[0-9a-f]{64}$/), userId: userIdSchema }),
 );
+
+/** A profile changed (operator edit): services that keep a copy of users refresh theirs. */
+export const userUpdated = defineEvent('identity', 'user', 'updated', z.object({ user: publicUserSchema }));

@@ -1,0 +1,46 @@
+// The identity HTTP app: the platform's app (limits, errors, health, metrics, auth hook) plus
+// identity's routes. It never listens; runtime (or a test) decides that.
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp, type Store } from '@murmur/platform';
+import type { IdentityContext } from './domain/context.js';
+import { registerAppleRoute } from './routes/account-apple.js';
+import { registerAvatarRoute } from './routes/account-avatar.js';
+import { registerMeRoute } from './routes/account-me.js';
+import { registerSigninRoute } from './routes/account-signin.js';
+import { registerVerifyRoute } from './routes/account-verify.js';
+import { registerWebSigninRoutes } from './routes/account-web.js';
+import { registerAdminAppRoutes } from './routes/admin-apps.js';
+import { requireAdminToken } from './routes/admin-auth.js';
+import { registerAdminTokenRoutes } from './routes/admin-tokens.js';
+import { registerAdminUserRoutes } from './routes/admin-users.js';
+
+export async function buildIdentityApp(ctx: IdentityContext, store: Store): Promise<FastifyInstance> {
+  const app = await createHttpApp({
+    service: 'identity',
+    logger: ctx.logger,
+    config: ctx.config,
+    bus: ctx.bus,
+    store,
+  });
+
+  await app.register(async (scope) => {
+    registerSigninRoute(scope, ctx);
+    registerVerifyRoute(scope, ctx);
+    registerAppleRoute(scope, ctx);
+    registerMeRoute(scope, ctx);
+    registerAvatarRoute(scope);
+  });
+
+  // Own scope: its onRequest hook sets the no-referrer / no-store headers of token-carrying pages.
+  await app.register(async (scope) => registerWebSigninRoutes(scope, ctx));
+
+  // Own scope: the admin token check applies to these routes only.
+  await app.register(async (scope) => {
+    requireAdminToken(scope, ctx.config.MURMUR_ADMIN_TOKEN);
+    registerAdminUserRoutes(scope, ctx);
+    registerAdminTokenRoutes(scope, ctx);
+    registerAdminAppRoutes(scope, ctx);
+  });
+
+  return app;
+}

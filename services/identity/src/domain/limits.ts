@@ -1,0 +1,63 @@
+// Rate limits of security.md §5 for the account endpoints. Store-backed, so every replica counts
+// against the same allowance. Sliding windows, so a burst across a window boundary still counts as
+// one burst. Emails are counted under their hash: the counters need no addresses.
+import {
+  createStoreRateLimiter,
+  sha256Hex,
+  tooManyRequests,
+  type Store,
+  type StoreRateLimiter,
+} from '@murmur/platform';
+import type { IdentityConfig } from '../config.js';
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+
+export interface AccountLimits {
+  signinPerEmail: StoreRateLimiter;
+  signinPerIp: StoreRateLimiter;
+  verifyPerIp: StoreRateLimiter;
+  applePerIp: StoreRateLimiter;
+  webSigninPerIp: StoreRateLimiter;
+}
+
+export function createAccountLimits(store: Store, config: IdentityConfig, now: () => Date): AccountLimits {
+  const clock = () => now().getTime();
+  const perMinute = (name: string) =>
+    createStoreRateLimiter(store, {
+      name,
+      max: config.ACCOUNT_LIMIT_PER_IP_PER_MINUTE,
+      windowMs: MINUTE_MS,
+      mode: 'sliding',
+      now: clock,
+    });
+  return {
+    signinPerEmail: createStoreRateLimiter(store, {
+      name: 'signin-email',
+      max: config.SIGNIN_LIMIT_PER_EMAIL_PER_HOUR,
+      windowMs: HOUR_MS,
+      mode: 'sliding',
+      now: clock,
+    }),
+    signinPerIp: createStoreRateLimiter(store, {
+      name: 'signin-ip',
+      max: config.SIGNIN_LIMIT_PER_IP_PER_HOUR,
+      windowMs: HOUR_MS,
+      mode: 'sliding',
+      now: clock,
+    }),
+    verifyPerIp: perMinute('verify-ip'),
+    applePerIp: perMinute('apple-ip'),
+    webSigninPerIp: perMinute('signin-web-ip'),
+  };
+}
+
+/** Counts one hit; over the allowance → 429 with Retry-After. */
+export async function enforceLimit(limiter: StoreRateLimiter, key: string, message: string): Promise<void> {
+  const result = await limiter.hit(key);
+  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds, message);
+}
+
+export function emailLimitKey(email: string): string {
+  return sha256Hex(email.toLowerCase());
+}

@@ -1,0 +1,98 @@
+// Creating accounts and changing profiles. Every creation, whatever the path (operator, Apple),
+// announces itself with `evt.identity.user.created` so other services can set up their side.
+import { identity } from '@murmur/contracts';
+import { DuplicateKeyError } from '@murmur/platform';
+import type { ProfileFields, UserDoc } from '../store.js';
+import { publicUser } from './account.js';
+import type { BusHeaders, IdentityContext } from './context.js';
+import { emailKey } from './emails.js';
+
+export interface NewUser {
+  /** Already normalised and checked (usernames.ts). */
+  username: string;
+  /** Already checked (emails.ts). */
+  email?: string;
+  name?: string;
+  fullName?: string;
+  appleSub?: string;
+}
+
+/** The account could not be created because one of its unique keys belongs to another account. */
+export class AccountTakenError extends Error {
+  constructor(
+    readonly field: 'username' | 'email' | 'apple',
+    username: string,
+  ) {
+    super(
+      field === 'username'
+        ? `username: "${username}" is taken`
+        : field === 'email'
+          ? 'email: that address is already used by another account'
+          : 'That Apple ID is already linked to another account.',
+    );
+    this.name = 'AccountTakenError';
+  }
+}
+
+async function takenField(ctx: IdentityContext, user: NewUser): Promise<AccountTakenError['field'] | null> {
+  if (await ctx.store.userByUsername(user.username)) return 'username';
+  if (user.email !== undefined && (await ctx.store.userByEmail(user.email))) return 'email';
+  if (user.appleSub !== undefined && (await ctx.store.userByAppleSub(user.appleSub))) return 'apple';
+  return null;
+}
+
+export async function createUser(
+  ctx: IdentityContext,
+  input: NewUser,
+  headers: BusHeaders,
+): Promise<UserDoc> {
+  const taken = await takenField(ctx, input);
+  if (taken) throw new AccountTakenError(taken, input.username);
+  const now = ctx.now();
+  const user: UserDoc = {
+    _id: await ctx.store.nextUserId(),
+    username: input.username,
+    usernameKey: input.username.toLowerCase(),
+    name: input.name ?? '',
+    fullName: input.fullName ?? '',
+    bio: '',
+    avatar: '',
+    plan: '',
+    plans: [],
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (input.email !== undefined) {
+    user.email = input.email;
+    user.emailKey = emailKey(input.email);
+  }
+  if (input.appleSub !== undefined) user.appleSub = input.appleSub;
+  try {
+    await ctx.store.insertUser(user);
+  } catch (err) {
+    // Lost a race with another creation between the check and the insert.
+    if (err instanceof DuplicateKeyError)
+      throw new AccountTakenError((await takenField(ctx, input)) ?? 'username', input.username);
+    throw err;
+  }
+  await ctx.bus.publish(identity.userCreated, { user: publicUser(user, ctx.config.PUBLIC_URL) }, { headers });
+  ctx.logger.info({ userId: user._id }, 'account created');
+  return user;
+}
+
+export async function updateProfile(
+  ctx: IdentityContext,
+  userId: number,
+  fields: ProfileFields,
+  headers: BusHeaders,
+): Promise<UserDoc | null> {
+  const user = await ctx.store.updateProfile(userId, fields, ctx.now());
+  if (user) {
+    await ctx.bus.publish(
+      identity.userUpdated,
+      { user: publicUser(user, ctx.config.PUBLIC_URL) },
+      { headers },
+    );
+  }
+  return user;
+}

@@ -1,0 +1,70 @@
+// The identity service: accounts, sign-in, app tokens, and the bus answers every other service's
+// authentication relies on.
+import { join } from 'node:path';
+import { JobQueue, type ServiceDefinition, type Subscription } from '@murmur/platform';
+import { buildIdentityApp } from './app.js';
+import { identityConfigSchema, type IdentityConfig } from './config.js';
+import { appleJwksLoader } from './domain/apple.js';
+import { AppleKeys } from './domain/apple-keys.js';
+import { answerBusRequests } from './domain/bus-handlers.js';
+import type { IdentityContext } from './domain/context.js';
+import { createAccountLimits } from './domain/limits.js';
+import { sendSigninEmail, SIGNIN_MAIL_JOB } from './domain/signin.js';
+import { createMailer } from './mail/mailer.js';
+import { IdentityStore } from './store.js';
+
+export { identityConfigSchema, type IdentityConfig } from './config.js';
+
+export interface IdentityServiceOptions {
+  /** The clock for lifetimes and rate windows; tests move it forward instead of waiting. */
+  now?: () => Date;
+}
+
+export function createIdentityService(
+  options: IdentityServiceOptions = {},
+): ServiceDefinition<IdentityConfig> {
+  const now = options.now ?? (() => new Date());
+  return {
+    name: 'identity',
+    configSchema: identityConfigSchema,
+    async create({ config, logger, store, bus }) {
+      const identityStore = new IdentityStore(store);
+      await identityStore.createIndexes();
+      const jobs = new JobQueue(store, { service: 'identity', logger });
+      const ctx: IdentityContext = {
+        config,
+        store: identityStore,
+        bus,
+        jobs,
+        logger,
+        limits: createAccountLimits(store, config, now),
+        appleKeys: new AppleKeys(appleJwksLoader(config), () => now().getTime()),
+        now,
+      };
+      const mailer = createMailer({
+        mailUrl: config.MAIL_URL,
+        from: config.MAIL_FROM,
+        outboxDir: join(config.DATA_DIR, 'outbox'),
+        logger,
+      });
+      jobs.register(SIGNIN_MAIL_JOB, (payload) => sendSigninEmail(ctx, mailer, payload), { concurrency: 4 });
+      const app = await buildIdentityApp(ctx, store);
+
+      let subscriptions: Subscription[] = [];
+      return {
+        app,
+        async start() {
+          subscriptions = await answerBusRequests(ctx);
+          await jobs.start();
+        },
+        async stop() {
+          await jobs.stop();
+          for (const subscription of subscriptions) await subscription.unsubscribe();
+          mailer.close();
+        },
+      };
+    },
+  };
+}
+
+export const identityService = createIdentityService();

@@ -1,0 +1,31 @@
+// POST /account/verify — exchange a sign-in token (or present an app token) for the account object.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { badRequest, bearerToken, defineRoute } from '@murmur/platform';
+import { accountObject } from '../domain/account.js';
+import type { IdentityContext } from '../domain/context.js';
+import { enforceLimit } from '../domain/limits.js';
+import { exchangeToken } from '../domain/signin.js';
+import { optionalText } from './params.js';
+import { accountSchema } from './schemas.js';
+
+export function registerVerifyRoute(scope: FastifyInstance, ctx: IdentityContext): void {
+  defineRoute(scope, {
+    method: 'POST',
+    url: '/account/verify',
+    input: z.object({ token: optionalText(512) }),
+    response: { 200: accountSchema },
+    handler: async ({ input, request }) => {
+      // Some clients send the token only as a Bearer header (identity.md, "What real clients do").
+      const token = input.token ?? bearerToken(request.headers.authorization);
+      if (token === undefined) throw badRequest('token is required', 'token');
+      await enforceLimit(
+        ctx.limits.verifyPerIp,
+        request.ip,
+        'Too many verification attempts. Try again later.',
+      );
+      const verified = await exchangeToken(ctx, token);
+      return { token: verified.token, ...accountObject(verified.user, ctx.config.PUBLIC_URL) };
+    },
+  });
+}

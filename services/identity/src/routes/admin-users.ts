@@ -1,0 +1,144 @@
+// Operator API for accounts: create, list, show, edit; issue and list a user's app tokens.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { badRequest, busHeaders, conflict, defineRoute, notFound, zParam } from '@murmur/platform';
+import { adminUserView } from '../domain/account.js';
+import type { IdentityContext } from '../domain/context.js';
+import { parseEmail } from '../domain/emails.js';
+import { issueAppToken, tokenView } from '../domain/tokens.js';
+import { normaliseUsername, usernameProblem } from '../domain/usernames.js';
+import { AccountTakenError, createUser, updateProfile } from '../domain/users.js';
+import type { ProfileFields } from '../store.js';
+import { optionalText, patchText, requiredText } from './params.js';
+import { adminUserSchema, createdUserSchema, issuedTokenSchema, tokenInfoSchema } from './schemas.js';
+
+const idParams = z.object({ id: zParam.id() });
+const NO_SUCH_USER = 'No such user.';
+
+const avatarUrl = patchText(2048).refine(
+  (v) => v === undefined || v === '' || (/^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v)),
+  { message: 'must be an absolute http(s) URL, or empty to use the generated avatar' },
+);
+const planName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, {
+  message: 'must be 1 to 50 characters of a-z, 0-9, _ or -',
+});
+const planList = z
+  .unknown()
+  .transform((raw) => (typeof raw === 'string' ? raw.split(',').map((p) => p.trim()) : raw))
+  .pipe(
+    z
+      .array(planName, { error: 'must be a list of plan names' })
+      .min(1, { error: 'must not be empty' })
+      .max(20),
+  );
+
+export function registerAdminUserRoutes(scope: FastifyInstance, ctx: IdentityContext): void {
+  defineRoute(scope, {
+    method: 'POST',
+    url: '/admin/users',
+    input: z.object({ username: requiredText(64), email: requiredText(1024), name: optionalText(100) }),
+    response: { 201: createdUserSchema },
+    handler: async ({ input, request, reply }) => {
+      const username = normaliseUsername(input.username);
+      const problem = usernameProblem(username);
+      if (problem) throw badRequest(problem, 'username');
+      const email = parseEmail(input.email);
+      if (email === null)
+        throw badRequest('email: must be a valid email address (one @, at most 254 characters)', 'email');
+      let user;
+      try {
+        user = await createUser(ctx, { username, email, name: input.name }, busHeaders(request));
+      } catch (err) {
+        if (err instanceof AccountTakenError) throw conflict(err.message);
+        throw err;
+      }
+      const issued = await issueAppToken(ctx, user._id, 'admin');
+      reply.code(201);
+      return { id: user._id, username: user.username, email, name: user.name, token: issued.token };
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/admin/users',
+    input: z.object({
+      limit: zParam.int({ min: 1, max: 1000, clamp: true }).optional(),
+      offset: zParam.int({ min: 0 }).optional(),
+    }),
+    response: { 200: z.object({ users: z.array(adminUserSchema) }) },
+    handler: async ({ input }) => {
+      const users = await ctx.store.listUsers(input.limit ?? 100, input.offset ?? 0);
+      return { users: users.map(adminUserView) };
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/admin/users/:id',
+    params: idParams,
+    response: { 200: adminUserSchema },
+    handler: async ({ params }) => {
+      const user = await ctx.store.userById(params.id);
+      if (!user) throw notFound(NO_SUCH_USER);
+      return adminUserView(user);
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'PATCH',
+    url: '/admin/users/:id',
+    params: idParams,
+    input: z.object({
+      name: patchText(100),
+      full_name: patchText(200),
+      bio: patchText(2000),
+      avatar: avatarUrl,
+      plan: planName.optional(),
+      plans: planList.optional(),
+    }),
+    response: { 200: adminUserSchema },
+    handler: async ({ params, input, request }) => {
+      const fields: ProfileFields = {};
+      if (input.name !== undefined) fields.name = input.name;
+      if (input.full_name !== undefined) fields.fullName = input.full_name;
+      if (input.bio !== undefined) fields.bio = input.bio;
+      if (input.avatar !== undefined) fields.avatar = input.avatar;
+      if (input.plan !== undefined) fields.plan = input.plan;
+      if (input.plans !== undefined) fields.plans = input.plans;
+      if (Object.keys(fields).length === 0) {
+        throw badRequest('Nothing to change: send name, full_name, bio, avatar, plan or plans.');
+      }
+      const user = await updateProfile(ctx, params.id, fields, busHeaders(request));
+      if (!user) throw notFound(NO_SUCH_USER);
+      return adminUserView(user);
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'POST',
+    url: '/admin/users/:id/tokens',
+    params: idParams,
+    input: z.object({ label: optionalText(100) }),
+    response: { 201: issuedTokenSchema },
+    handler: async ({ params, input, reply }) => {
+      const user = await ctx.store.userById(params.id);
+      if (!user) throw notFound(NO_SUCH_USER);
+      const issued = await issueAppToken(ctx, user._id, input.label ?? 'admin');
+      reply.code(201);
+      return issued;
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/admin/users/:id/tokens',
+    params: idParams,
+    response: { 200: z.object({ tokens: z.array(tokenInfoSchema) }) },
+    handler: async ({ params }) => {
+      const user = await ctx.store.userById(params.id);
+      if (!user) throw notFound(NO_SUCH_USER);
+      const tokens = await ctx.store.appTokensOfUser(user._id);
+      return { tokens: tokens.map(tokenView) };
+    },
+  });
+}

@@ -1,0 +1,49 @@
+// Parameter schemas shared by identity's routes, in the platform's merged-parameter model: values are
+// strings from the query or a form, or JSON values; a repeated name arrives as an array (last wins).
+import { z } from 'zod';
+
+function last(v: unknown): unknown {
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+function fail(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER as never;
+}
+
+function text(v: unknown, max: number, ctx: z.RefinementCtx): string {
+  if (typeof v !== 'string') return fail(ctx, 'must be a string');
+  if (/\p{Cc}/u.test(v.replace(/[\t\r\n]/g, ''))) return fail(ctx, 'must not contain control characters');
+  const s = v.trim();
+  if (s.length > max) return fail(ctx, `must be at most ${max} characters`);
+  return s;
+}
+
+/** Trimmed text; absent or empty → undefined (clients send `app_name=` for "none"). */
+export const optionalText = (max: number) =>
+  z
+    .unknown()
+    .transform((raw, ctx): string | undefined => {
+      const v = last(raw);
+      if (v === undefined || v === null || v === '') return undefined;
+      const s = text(v, max, ctx);
+      return s === '' ? undefined : s;
+    })
+    // zod 4 refuses an undefined result for a key unless the schema says it is optional.
+    .optional();
+
+/** Trimmed, non-empty text. */
+export const requiredText = (max: number) =>
+  z.unknown().transform((raw, ctx): string => {
+    const v = last(raw);
+    if (v === undefined || v === null || v === '') return fail(ctx, 'is required');
+    const s = text(v, max, ctx);
+    return s === '' ? fail(ctx, 'is required') : s;
+  });
+
+/** For PATCH: absent → undefined (unchanged), empty string → '' (cleared). */
+export const patchText = (max: number) =>
+  z
+    .unknown()
+    .transform((raw, ctx): string => text(last(raw), max, ctx))
+    .optional();

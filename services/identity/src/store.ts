@@ -1,0 +1,225 @@
+// Identity's own collections, their indexes and the queries the domain needs. Secrets (app tokens,
+// sign-in tokens, session ids) are only ever stored as SHA-256 hex, and looked up by that hash.
+import { nextId, type Collection, type Store } from '@murmur/platform';
+
+export interface UserDoc {
+  _id: number;
+  username: string;
+  /** Lowercased username: the unique key. */
+  usernameKey: string;
+  /** Absent for Apple accounts created without an email. */
+  email?: string;
+  /** Lowercased email: unique, sparse. */
+  emailKey?: string;
+  name: string;
+  fullName: string;
+  bio: string;
+  avatar: string;
+  plan: string;
+  plans: string[];
+  /** Apple `sub` once linked: unique, sparse. */
+  appleSub?: string;
+  createdAt: Date;
+  updatedAt: Date;
+  [key: string]: unknown;
+}
+
+export interface AppTokenDoc {
+  _id: number;
+  hash: string;
+  userId: number;
+  label: string;
+  kind: 'app';
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  [key: string]: unknown;
+}
+
+export type SigninPurpose = 'signin' | 'signup';
+
+export interface SigninTokenDoc {
+  /** SHA-256 of the token. */
+  _id: string;
+  purpose: SigninPurpose;
+  /** Set for `signin`; a `signup` token belongs to nobody yet. */
+  userId: number | null;
+  appName: string | null;
+  /** The Apple `sub` a sign-up token was issued for. */
+  appleSub: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+  [key: string]: unknown;
+}
+
+export interface AppDoc {
+  _id: number;
+  appName: string;
+  redirectUrl: string;
+  createdAt: Date;
+  [key: string]: unknown;
+}
+
+export interface WebSessionDoc {
+  /** SHA-256 of the session id carried in the cookie. */
+  _id: string;
+  userId: number;
+  createdAt: Date;
+  expiresAt: Date;
+  [key: string]: unknown;
+}
+
+export type ProfileFields = Partial<Pick<UserDoc, 'name' | 'fullName' | 'bio' | 'avatar' | 'plan' | 'plans'>>;
+
+export class IdentityStore {
+  readonly users: Collection<UserDoc>;
+  readonly appTokens: Collection<AppTokenDoc>;
+  readonly signinTokens: Collection<SigninTokenDoc>;
+  readonly apps: Collection<AppDoc>;
+  readonly webSessions: Collection<WebSessionDoc>;
+
+  constructor(private readonly store: Store) {
+    this.users = store.collection<UserDoc>('users');
+    this.appTokens = store.collection<AppTokenDoc>('app_tokens');
+    this.signinTokens = store.collection<SigninTokenDoc>('signin_tokens');
+    this.apps = store.collection<AppDoc>('apps');
+    this.webSessions = store.collection<WebSessionDoc>('web_sessions');
+  }
+
+  async createIndexes(): Promise<void> {
+    await this.users.createIndex({ usernameKey: 1 }, { unique: true });
+    await this.users.createIndex({ emailKey: 1 }, { unique: true, sparse: true });
+    await this.users.createIndex({ appleSub: 1 }, { unique: true, sparse: true });
+    await this.appTokens.createIndex({ hash: 1 }, { unique: true });
+    await this.appTokens.createIndex({ userId: 1 });
+    // Used and expired sign-in tokens are worthless; a day of slack keeps them around for support.
+    await this.signinTokens.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 86_400 });
+    await this.apps.createIndex({ appName: 1 }, { unique: true });
+    await this.webSessions.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+  }
+
+  // users
+
+  nextUserId(): Promise<number> {
+    return nextId(this.store, 'users');
+  }
+
+  insertUser(user: UserDoc): Promise<UserDoc> {
+    return this.users.insertOne(user);
+  }
+
+  userById(id: number): Promise<UserDoc | null> {
+    return this.users.findOne({ _id: id });
+  }
+
+  userByUsername(username: string): Promise<UserDoc | null> {
+    return this.users.findOne({ usernameKey: username.toLowerCase() });
+  }
+
+  userByEmail(email: string): Promise<UserDoc | null> {
+    return this.users.findOne({ emailKey: email.toLowerCase() });
+  }
+
+  userByAppleSub(sub: string): Promise<UserDoc | null> {
+    return this.users.findOne({ appleSub: sub });
+  }
+
+  listUsers(limit: number, offset: number): Promise<UserDoc[]> {
+    return this.users.find({}, { sort: { _id: 1 }, skip: offset, limit });
+  }
+
+  updateProfile(id: number, fields: ProfileFields, now: Date): Promise<UserDoc | null> {
+    return this.users.findOneAndUpdate({ _id: id }, { $set: { ...fields, updatedAt: now } });
+  }
+
+  // app tokens
+
+  nextAppTokenId(): Promise<number> {
+    return nextId(this.store, 'app_tokens');
+  }
+
+  insertAppToken(token: AppTokenDoc): Promise<AppTokenDoc> {
+    return this.appTokens.insertOne(token);
+  }
+
+  appTokenByHash(hash: string): Promise<AppTokenDoc | null> {
+    return this.appTokens.findOne({ hash });
+  }
+
+  appTokenById(id: number): Promise<AppTokenDoc | null> {
+    return this.appTokens.findOne({ _id: id });
+  }
+
+  appTokensOfUser(userId: number): Promise<AppTokenDoc[]> {
+    return this.appTokens.find({ userId }, { sort: { _id: 1 } });
+  }
+
+  /** The token as it was just revoked, or null when it was unknown or already revoked. */
+  revokeAppToken(filter: { _id: number } | { hash: string }, now: Date): Promise<AppTokenDoc | null> {
+    return this.appTokens.findOneAndUpdate({ ...filter, revokedAt: null }, { $set: { revokedAt: now } });
+  }
+
+  /** Records use, writing at most once per `minIntervalMs` per token. */
+  async touchAppToken(id: number, now: Date, minIntervalMs: number): Promise<void> {
+    const before = new Date(now.getTime() - minIntervalMs);
+    await this.appTokens.updateOne(
+      { _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: before } }] },
+      { $set: { lastUsedAt: now } },
+    );
+  }
+
+  // sign-in tokens
+
+  insertSigninToken(token: SigninTokenDoc): Promise<SigninTokenDoc> {
+    return this.signinTokens.insertOne(token);
+  }
+
+  /**
+   * Marks an unused, unexpired sign-in token as used and returns it; null when there is no such token.
+   * Atomic, so two simultaneous exchanges of one token cannot both succeed.
+   */
+  consumeSigninToken(hash: string, purpose: SigninPurpose, now: Date): Promise<SigninTokenDoc | null> {
+    return this.signinTokens.findOneAndUpdate(
+      { _id: hash, purpose, usedAt: null, expiresAt: { $gt: now } },
+      { $set: { usedAt: now } },
+    );
+  }
+
+  // registered apps
+
+  nextAppId(): Promise<number> {
+    return nextId(this.store, 'apps');
+  }
+
+  insertApp(app: AppDoc): Promise<AppDoc> {
+    return this.apps.insertOne(app);
+  }
+
+  appByName(appName: string): Promise<AppDoc | null> {
+    return this.apps.findOne({ appName });
+  }
+
+  appByRedirectUrl(redirectUrl: string): Promise<AppDoc | null> {
+    return this.apps.findOne({ redirectUrl });
+  }
+
+  listApps(): Promise<AppDoc[]> {
+    return this.apps.find({}, { sort: { _id: 1 } });
+  }
+
+  async deleteApp(id: number): Promise<boolean> {
+    const { deletedCount } = await this.apps.deleteOne({ _id: id });
+    return deletedCount > 0;
+  }
+
+  // web sessions
+
+  insertWebSession(session: WebSessionDoc): Promise<WebSessionDoc> {
+    return this.webSessions.insertOne(session);
+  }
+
+  liveWebSession(hash: string, now: Date): Promise<WebSessionDoc | null> {
+    return this.webSessions.findOne({ _id: hash, expiresAt: { $gt: now } });
+  }
+}

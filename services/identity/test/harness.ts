@@ -1,0 +1,189 @@
+// A running identity service for tests: memory store and bus of its own, mail to a local SMTP capture,
+// a clock the test can move, and small helpers for the requests most tests make.
+import { randomUUID } from 'node:crypto';
+import {
+  connectBus,
+  openStore,
+  startService,
+  type Bus,
+  type Logger,
+  type RunningService,
+  type Store,
+} from '@murmur/platform';
+import { startSmtpCapture, testLogger, type CapturedMail, type SmtpCapture } from '@murmur/platform/testing';
+import { createIdentityService, type IdentityConfig } from '../src/index.js';
+import { send, type TestRequest, type TestResponse } from './http.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+export const PUBLIC_URL = 'http://murmur.test';
+
+/** Every collection identity writes, for "nothing changed" and "no raw secret stored" checks. */
+export const COLLECTIONS = [
+  'users',
+  'app_tokens',
+  'signin_tokens',
+  'apps',
+  'web_sessions',
+  'jobs',
+  'counters',
+  'ratelimits',
+] as const;
+
+export class TestClock {
+  private offsetMs = 0;
+  readonly now = (): Date => new Date(Date.now() + this.offsetMs);
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface Harness {
+  service: RunningService<IdentityConfig>;
+  store: Store;
+  bus: Bus;
+  capture: SmtpCapture;
+  clock: TestClock;
+  /** One request to the running service (over a socket, like app.inject). */
+  inject(options: TestRequest): Promise<TestResponse>;
+  admin(method: string, url: string, payload?: unknown): Promise<TestResponse>;
+  createUser(username: string, email?: string): Promise<{ id: number; token: string }>;
+  registerApp(appName: string, redirectUrl: string): Promise<{ id: number }>;
+  /** POST /account/signin (JSON) from the given client address. */
+  signin(params: Record<string, unknown>, ip?: string): Promise<TestResponse>;
+  /** Requests a sign-in email for `email` and returns the mail once it arrives. */
+  signinMail(email: string, params?: Record<string, unknown>): Promise<CapturedMail>;
+  verify(token: string): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+/** Limits high enough that tests making many requests do not trip them. */
+const RELAXED_LIMITS = {
+  SIGNIN_LIMIT_PER_EMAIL_PER_HOUR: '1000',
+  SIGNIN_LIMIT_PER_IP_PER_HOUR: '1000',
+  ACCOUNT_LIMIT_PER_IP_PER_MINUTE: '1000',
+};
+
+export interface HarnessOptions {
+  /** Keep the configured default rate limits (for the 429 tests). */
+  defaultLimits?: boolean;
+  /** Default: silent. */
+  logger?: Logger;
+}
+
+export async function startIdentity(
+  env: Record<string, string> = {},
+  options: HarnessOptions = {},
+): Promise<Harness> {
+  const capture = await startSmtpCapture();
+  const clock = new TestClock();
+  const logger = options.logger ?? testLogger();
+  const store = await openStore('memory:', { service: 'identity' });
+  const busUrl = `memory:identity-test-${randomUUID()}`;
+  const bus = await connectBus(busUrl, { service: 'identity', logger });
+  const service = await startService(createIdentityService({ now: clock.now }), {
+    env: {
+      STORE_URL: 'memory:',
+      BUS_URL: busUrl,
+      MAIL_URL: capture.url,
+      MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
+      PUBLIC_URL,
+      LOG_LEVEL: 'silent',
+      ...(options.defaultLimits ? {} : RELAXED_LIMITS),
+      ...env,
+    },
+    store,
+    bus,
+    logger,
+    port: 0,
+    host: '127.0.0.1',
+  });
+
+  const inject = (options: TestRequest) => send(service.url, options);
+  const admin = (method: string, url: string, payload?: unknown) =>
+    inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      ...(payload === undefined ? {} : { payload: payload as TestRequest['payload'] }),
+    });
+  let ipCounter = 0;
+  // Each sign-in gets its own client address unless a test names one, so per-IP limits stay out of the way.
+  const freshIp = () => `192.0.2.${(ipCounter++ % 250) + 1}`;
+  const signin = (params: Record<string, unknown>, ip = freshIp()) =>
+    inject({ method: 'POST', url: '/account/signin', headers: { 'x-forwarded-for': ip }, payload: params });
+
+  const harness: Harness = {
+    service,
+    store,
+    bus,
+    capture,
+    clock,
+    inject,
+    admin,
+    async createUser(username, email = `${username}@example.com`) {
+      const res = await admin('POST', '/admin/users', { username, email });
+      if (res.statusCode !== 201) throw new Error(`creating ${username}: ${res.statusCode} ${res.body}`);
+      return res.json() as { id: number; token: string };
+    },
+    async registerApp(appName, redirectUrl) {
+      const res = await admin('POST', '/admin/apps', { app_name: appName, redirect_url: redirectUrl });
+      if (res.statusCode !== 201) throw new Error(`registering ${appName}: ${res.statusCode} ${res.body}`);
+      return res.json() as { id: number };
+    },
+    signin,
+    async signinMail(email, params = {}) {
+      const before = capture.messages.length;
+      const res = await signin({ email, ...params });
+      if (res.statusCode !== 200) throw new Error(`signin: ${res.statusCode} ${res.body}`);
+      return capture.waitFor(
+        (m) => capture.messages.indexOf(m) >= before && m.to.includes(email.toLowerCase()),
+      );
+    },
+    verify: (token) =>
+      inject({
+        method: 'POST',
+        url: '/account/verify',
+        headers: { 'x-forwarded-for': freshIp() },
+        payload: { token },
+      }),
+    async stop() {
+      await service.stop();
+      await bus.close();
+      await store.close();
+      await capture.stop();
+    },
+  };
+  return harness;
+}
+
+/** The `token` parameter of the link in a sign-in email (works for custom-scheme app links too). */
+export function tokenFromMail(mail: CapturedMail): string {
+  const match = /[?&]token=([A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!match) throw new Error(`no token in mail: ${mail.text}`);
+  return match[1]!;
+}
+
+/** Counts of every identity collection. */
+export async function collectionCounts(store: Store): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const name of COLLECTIONS) counts[name] = await store.collection(name).countDocuments({});
+  return counts;
+}
+
+/** Every stored document of identity, serialised: to search for secrets that must never be stored. */
+export async function storedText(store: Store): Promise<string> {
+  const parts: string[] = [];
+  for (const name of COLLECTIONS) parts.push(JSON.stringify(await store.collection(name).find({})));
+  return parts.join('\n');
+}
+
+/** Waits until `check` passes (jobs run on their own schedule). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
