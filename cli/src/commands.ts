@@ -35,7 +35,8 @@ interface UserRow {
 async function resolveUserId(api: AdminClient, ref: string): Promise<number> {
   if (/^\d+$/.test(ref)) return Number(ref);
   const { users } = await api.call<{ users: UserRow[] }>('GET', `/admin/users?limit=1000`);
-  const user = users.find((u) => u.username === ref.toLowerCase() || u.email === ref.toLowerCase());
+  const wanted = ref.toLowerCase();
+  const user = users.find((u) => u.username.toLowerCase() === wanted || u.email.toLowerCase() === wanted);
   if (!user) throw new UsageError(`no user "${ref}"`);
   return user.id;
 }
@@ -100,13 +101,15 @@ export async function runAdminCommand(
     }
     case 'tokens list': {
       const id = await resolveUserId(api, need(flags, 'user'));
-      const res = await api.call<{ tokens: Array<{ id: number; label: string; createdAt: string; revokedAt?: string | null }> }>(
-        'GET',
-        `/admin/users/${id}/tokens`,
-      );
-      return print(res, () =>
-        res.tokens.map((t) => `${t.id}\t${t.label}\t${t.createdAt}${t.revokedAt ? `\trevoked ${t.revokedAt}` : ''}`).join('\n') ||
-        '(no tokens)',
+      const res = await api.call<{
+        tokens: Array<{ id: number; label: string; created_at: string; revoked_at: string | null }>;
+      }>('GET', `/admin/users/${id}/tokens`);
+      return print(
+        res,
+        () =>
+          res.tokens
+            .map((t) => `${t.id}\t${t.label}\t${t.created_at}${t.revoked_at ? `\trevoked ${t.revoked_at}` : ''}`)
+            .join('\n') || '(no tokens)',
       );
     }
     case 'tokens revoke': {

@@ -1,7 +1,7 @@
 // Single-process mode (DESIGN.md §2): the gateway and every service in one Node process, one shared bus,
 // each service with its own store under DATA_DIR. Services listen on loopback ports and the gateway
 // proxies to them over HTTP, so the request path is the same as in the distributed mode.
-import { createGateway } from '@murmur/gateway';
+import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
 import {
   baseConfigShape,
   connectBus,
@@ -52,7 +52,12 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
       started.push({ name: def.name, stop: running.stop });
       serviceUrls[def.name] = running.url;
     }
-    const gateway = await createGateway({ env: serviceEnv, targets: serviceUrls, logger: logger.child({ service: 'gateway' }) });
+    const gatewayConfig = loadConfig(gatewayConfigSchema, serviceEnv);
+    const gateway = await createGateway({
+      config: gatewayConfig,
+      targets: serviceUrls,
+      logger: logger.child({ service: 'gateway' }),
+    });
     const address = await gateway.listen({ host: config.HOST, port: config.PORT });
     const port = new URL(address).port ? Number(new URL(address).port) : config.PORT;
     let stopped = false;

@@ -1,7 +1,7 @@
 // Mode 1: everything in one process on the embedded default (file store in a temp dir, memory bus).
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { startSingleProcess, type SingleProcess } from '@murmur/cli';
-import { startSmtpCapture, type SmtpCapture } from '@murmur/platform/testing';
+import { freePort, startSmtpCapture, type SmtpCapture } from '@murmur/platform/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ describe('single process (embedded store, in-process bus)', () => {
     smtp = await startSmtpCapture();
     murmur = await startSingleProcess({
       PATH: process.env.PATH,
-      PORT: '0',
+      PORT: String(await freePort()),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       BUS_URL: `memory:e2e-single-${process.pid}`,

@@ -1,0 +1,175 @@
+// The gateway: request ids, the route table, CORS, rate and body limits, then the proxy. It builds
+// the Fastify instance and never listens; main.ts (or the single-process launcher) does.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { pipeline } from 'node:stream';
+import rateLimit from '@fastify/rate-limit';
+import {
+  fastify,
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { MAX_HEADER_SIZE, notFound, toAppError, tooManyRequests, type Logger } from '@murmur/platform';
+import { bodyTooLarge, countingLimit, declaredLengthExceeds } from './body-limit.js';
+import { targetsFromConfig, type GatewayConfig, type Targets } from './config.js';
+import { addCorsHeaders, isPublic, sendPreflight } from './cors.js';
+import { sendGatewayError, serviceAbsent } from './errors.js';
+import { registerGatewayEndpoints } from './health.js';
+import { GatewayMetrics } from './metrics.js';
+import { registerProxy } from './proxy.js';
+import { DEFAULT_BODY_LIMIT, resolveRoute, type RouteEntry } from './routes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The route-table entry of a proxied request; null for the gateway's own endpoints. */
+    gatewayRoute: RouteEntry | null;
+    /** performance.now() when the request left for the service. */
+    upstreamStartedAt: number;
+  }
+  interface FastifyContextConfig {
+    gatewayProxy?: boolean;
+  }
+}
+
+export interface CreateGatewayOptions {
+  config: GatewayConfig;
+  /** Service base URLs; they override the `<NAME>_URL` variables of `config`. */
+  targets?: Targets;
+  logger: Logger;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// Longest route timeout (archive import) plus slack: the server must not cut a request the route allows.
+const SERVER_REQUEST_TIMEOUT_MS = 330_000;
+
+function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function styleOf(request: FastifyRequest) {
+  return request.gatewayRoute?.errorStyle ?? 'simple';
+}
+
+export async function createGateway(options: CreateGatewayOptions): Promise<FastifyInstance> {
+  const { config, logger } = options;
+  const targets: Targets = { ...targetsFromConfig(config), ...options.targets };
+  const metrics = new GatewayMetrics();
+  const publicUrl = new URL(config.PUBLIC_URL);
+  const hsts = publicUrl.protocol === 'https:' ? 'max-age=31536000' : null;
+
+  const app = fastify({
+    loggerInstance: logger,
+    // One line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: requestId,
+    requestIdHeader: false,
+    trustProxy: config.TRUST_PROXY,
+    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    requestTimeout: SERVER_REQUEST_TIMEOUT_MS,
+    connectionTimeout: SERVER_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: 72_000,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    return503OnClosing: true,
+    // Malformed URLs and the like, refused before any route runs.
+    frameworkErrors: (err, request, reply) => {
+      sendGatewayError(reply, 'simple', toAppError(err));
+    },
+  }) as unknown as FastifyInstance;
+  app.decorateRequest('gatewayRoute', null);
+  app.decorateRequest('upstreamStartedAt', 0);
+
+  // Bodies are streamed to the services unparsed, whatever their type; limits are enforced below.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    if (hsts) reply.header('strict-transport-security', hsts);
+    if (!request.routeOptions.config.gatewayProxy) return done();
+
+    if (request.method === 'OPTIONS') {
+      const wanted = request.headers['access-control-request-method'];
+      const target = resolveRoute(typeof wanted === 'string' ? wanted : 'GET', request.url);
+      if (isPublic(target)) {
+        sendPreflight(reply, target);
+        return;
+      }
+    }
+    const entry = resolveRoute(request.method, request.url);
+    request.gatewayRoute = entry;
+    if (isPublic(entry)) addCorsHeaders(reply);
+    done();
+  });
+
+  if (config.GATEWAY_RATE_LIMIT_PER_MINUTE > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      max: config.GATEWAY_RATE_LIMIT_PER_MINUTE,
+      timeWindow: 60_000,
+      addHeadersOnExceeding: {
+        'x-ratelimit-limit': false,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+      },
+      errorResponseBuilder: (_request, context) => tooManyRequests(Math.ceil(context.ttl / 1000)),
+    });
+  }
+
+  // After the rate limit (route-level onRequest hooks run after global ones), so probing unknown
+  // paths or oversized uploads still counts against a client's allowance.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (!request.routeOptions.config.gatewayProxy) return done(null, payload);
+    const entry = request.gatewayRoute;
+    if (!entry) return done(notFound('No such endpoint.'));
+    if (!targets[entry.service]) return done(serviceAbsent(entry.service));
+    const limit = entry.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    if (declaredLengthExceeds(request.headers['content-length'], limit)) return done(bodyTooLarge(limit));
+    // A declared length is enforced by Node's parser; only a chunked body needs counting.
+    if (request.headers['transfer-encoding'] !== undefined) {
+      const counted = countingLimit(limit);
+      pipeline(payload, counted, () => {});
+      return done(null, counted);
+    }
+    done(null, payload);
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const appError = toAppError(err);
+    // 502–504 are the services' state, logged where they arise; a 500 is a gateway bug.
+    if (appError.status === 500) request.log.error({ err }, 'gateway error');
+    // The client may still be sending a body we will not read.
+    if (appError.status === 413) reply.header('connection', 'close');
+    return sendGatewayError(reply, styleOf(request), appError);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendGatewayError(reply, 'simple', notFound('No such endpoint.')),
+  );
+
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
+    const service = request.gatewayRoute?.service ?? 'gateway';
+    metrics.countRequest(service, reply.statusCode);
+    // Probes and scrapes arrive every few seconds; they would drown the request log.
+    const level = request.routeOptions.config.gatewayProxy ? 'info' : 'debug';
+    if (logger.isLevelEnabled(level)) {
+      request.log[level](
+        { req: request, res: reply, service, responseTime: Math.round(reply.elapsedTime * 10) / 10 },
+        'request completed',
+      );
+    }
+    done();
+  });
+
+  registerGatewayEndpoints(app, { targets, readyTimeoutMs: config.GATEWAY_READY_TIMEOUT_MS, metrics });
+  registerProxy(app, {
+    targets,
+    metrics,
+    defaultTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS,
+    publicHost: publicUrl.host,
+  });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,42 @@
+// Cross-origin access only where security.md §9 allows it: public JSON Feeds, archive reads,
+// GET /webmention and /microsub. The wildcard origin is safe there because none of them reads
+// cookies; credentials are never allowed. Every other route gets no CORS header at all, even if a
+// service sent one.
+import type { FastifyReply } from 'fastify';
+import type { HttpMethod, RouteEntry } from './routes.js';
+
+const DEFAULT_ALLOW_HEADERS = 'Content-Type, Cache-Control, If-None-Match, If-Modified-Since';
+const EXPOSE_HEADERS = 'ETag, Last-Modified, Link, Retry-After, X-Request-Id';
+const PREFLIGHT_MAX_AGE = '86400';
+
+export function isPublic(entry: RouteEntry | null): entry is RouteEntry {
+  return entry?.cors === 'public';
+}
+
+export function addCorsHeaders(reply: FastifyReply): void {
+  reply.header('access-control-allow-origin', '*');
+  reply.header('access-control-expose-headers', EXPOSE_HEADERS);
+}
+
+/** Answers a preflight for a public route. */
+export function sendPreflight(reply: FastifyReply, entry: RouteEntry): FastifyReply {
+  const methods: HttpMethod[] = [
+    ...(entry.methods ?? ['GET', 'POST']).filter((m) => m !== 'HEAD'),
+    'OPTIONS',
+  ];
+  addCorsHeaders(reply);
+  return reply
+    .code(204)
+    .header('access-control-allow-methods', methods.join(', '))
+    .header('access-control-allow-headers', entry.corsAllowHeaders ?? DEFAULT_ALLOW_HEADERS)
+    .header('access-control-max-age', PREFLIGHT_MAX_AGE)
+    .header('content-length', '0')
+    .send();
+}
+
+/** Drops CORS headers a service may have set on a route that must not be readable cross-origin. */
+export function stripCorsHeaders(headers: Record<string, unknown>): void {
+  for (const name of Object.keys(headers)) {
+    if (name.startsWith('access-control-')) delete headers[name];
+  }
+}

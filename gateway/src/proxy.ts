@@ -1,0 +1,132 @@
+// One catch-all @fastify/http-proxy registration; the upstream of each request is the target of the
+// service its route-table entry names (resolved earlier, in the request hooks). Bodies are never
+// parsed: the raw request stream goes to the service and the service's response stream comes back.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { fastifyHttpProxy, type FastifyHttpProxyOptions } from '@fastify/http-proxy';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bodyTooLarge, findBodyLimitCause } from './body-limit.js';
+import { stripCorsHeaders, isPublic } from './cors.js';
+import { sendGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
+import type { GatewayMetrics } from './metrics.js';
+import type { Targets } from './config.js';
+import type { RouteEntry } from './routes.js';
+
+export interface ProxyOptions {
+  targets: Targets;
+  defaultTimeoutMs: number;
+  metrics: GatewayMetrics;
+  /** Host of PUBLIC_URL, sent as X-Forwarded-Host: never the client's own Host header. */
+  publicHost: string;
+}
+
+type ReplyOptions = NonNullable<FastifyHttpProxyOptions['replyOptions']>;
+
+// Hop-by-hop headers of the service's connection to the gateway; the client's connection is another.
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
+
+function forwardedFor(request: Pick<FastifyRequest, 'ips' | 'ip'>): string {
+  // With a trusted proxy in front, `ips` is the verified chain, nearest first.
+  const chain = request.ips;
+  return chain && chain.length > 0 ? [...chain].reverse().join(', ') : request.ip;
+}
+
+function isTimeout(err: Error & { statusCode?: number; code?: string }): boolean {
+  return (
+    err.statusCode === 504 || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_CONNECT_TIMEOUT'
+  );
+}
+
+export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
+  const { targets, metrics } = opts;
+
+  const onUpstreamError: NonNullable<ReplyOptions['onError']> = (anyReply, { error }) => {
+    // reply-from types its hooks for any server kind; this gateway is plain HTTP/1.
+    const reply = anyReply as unknown as FastifyReply;
+    const entry = reply.request.gatewayRoute!;
+    const limit = findBodyLimitCause(error);
+    if (limit) {
+      reply.header('connection', 'close');
+      sendGatewayError(reply, entry.errorStyle, bodyTooLarge(limit.limit));
+      return;
+    }
+    const timedOut = isTimeout(error);
+    metrics.countUpstreamError(entry.service, timedOut ? 'timeout' : 'unreachable');
+    // reply-from has already logged the error itself; this line says which service and what became of it.
+    reply.log.warn({ service: entry.service, timedOut }, 'service did not answer');
+    sendGatewayError(
+      reply,
+      entry.errorStyle,
+      timedOut ? serviceTimedOut(entry.service) : serviceUnreachable(entry.service),
+    );
+  };
+
+  const onUpstreamResponse: NonNullable<ReplyOptions['onResponse']> = (request, reply, res) => {
+    metrics.observeUpstream(
+      request.gatewayRoute!.service,
+      (performance.now() - request.upstreamStartedAt) / 1000,
+    );
+    // The declared type is wrong: reply-from hands over `{ statusCode, headers, stream }`.
+    void reply.send((res as unknown as { stream: Readable }).stream);
+  };
+
+  const upstreamOf = (request: Pick<FastifyRequest, 'gatewayRoute'>) =>
+    targets[request.gatewayRoute!.service]!;
+
+  // Built once per route entry (they differ only in timeout), not once per request. `base` is
+  // http-proxy's copy of replyOptions, with its own header sanitising wrapped around rewriteHeaders.
+  const perEntry = new Map<RouteEntry, ReplyOptions>();
+  function replyOptionsFor(entry: RouteEntry, base: ReplyOptions): ReplyOptions {
+    let options = perEntry.get(entry);
+    if (!options) {
+      const timeout = entry.timeoutMs ?? opts.defaultTimeoutMs;
+      options = { ...base, getUpstream: upstreamOf, timeout, onResponse: onUpstreamResponse };
+      perEntry.set(entry, options);
+    }
+    return options;
+  }
+
+  const proxyOptions: FastifyHttpProxyOptions = {
+    upstream: '',
+    // The root content-type parser already hands the raw stream on; see app.ts.
+    proxyPayloads: false,
+    internalRewriteLocationHeader: false,
+    httpMethods: ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'],
+    config: { gatewayProxy: true },
+    disableRequestLogging: true,
+    destroyAgent: true,
+    // reply-from turns TLS verification off by default; an https service must present a valid certificate.
+    undici: { connections: 128, pipelining: 1, connect: { rejectUnauthorized: true } },
+    replyOptions: {
+      getUpstream: upstreamOf,
+      // reply-from retries GETs answered 503 by default; a service saying 503 means it, say it on.
+      retryDelay: () => null,
+      rewriteRequestHeaders: (request, headers) => {
+        const out = headers as IncomingHttpHeaders;
+        out['x-request-id'] = request.id;
+        out['x-forwarded-for'] = forwardedFor(request);
+        out['x-forwarded-proto'] = request.protocol;
+        out['x-forwarded-host'] = opts.publicHost;
+        delete out.forwarded;
+        return out;
+      },
+      rewriteHeaders: (headers, request) => {
+        const out = headers as IncomingHttpHeaders;
+        const listed = typeof out.connection === 'string' ? out.connection.split(',') : [];
+        for (const name of listed) delete out[name.trim().toLowerCase()];
+        for (const name of HOP_BY_HOP) delete out[name];
+        if (request) {
+          out['x-request-id'] = request.id;
+          if (!isPublic(request.gatewayRoute)) stripCorsHeaders(out);
+        }
+        return out;
+      },
+      onError: onUpstreamError,
+    },
+    handler: (request, reply, dest, options) => {
+      request.upstreamStartedAt = performance.now();
+      return reply.from(dest, replyOptionsFor(request.gatewayRoute!, options));
+    },
+  };
+  void app.register(fastifyHttpProxy, proxyOptions);
+}

@@ -1,0 +1,148 @@
+// Fake services and a real gateway in front of them, all on 127.0.0.1.
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import fastify, { type FastifyInstance } from 'fastify';
+import { request, type Dispatcher } from 'undici';
+import { loadConfig, SERVICE_NAMES, type ServiceName } from '@murmur/platform';
+import { testLogger } from '@murmur/platform/testing';
+import { createGateway, gatewayConfigSchema, type Targets } from '../src/index.js';
+
+/** What a fake service saw, sent back as its JSON response. */
+export interface Echo {
+  service: ServiceName;
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  bodyBytes: number;
+  bodySha256: string;
+  body: string;
+}
+
+export interface FakeService {
+  name: ServiceName;
+  url: string;
+  /** What its /readyz answers. */
+  ready: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * A service that echoes every request. Test switches: `x-test-delay-ms` (answer late),
+ * `x-test-send-cors` (send a CORS header the gateway must drop where CORS is not allowed),
+ * `x-test-hop-headers` (send connection-level headers meant for the gateway only),
+ * `x-test-reset` (drop the connection without answering).
+ */
+export async function startFakeService(name: ServiceName): Promise<FakeService> {
+  const app: FastifyInstance = fastify({ bodyLimit: 200 * 1024 * 1024 });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  const state = { ready: true };
+  app.get('/readyz', async (_req, reply) => reply.code(state.ready ? 200 : 503).send({ ready: state.ready }));
+  app.all('/*', async (req, reply) => {
+    if (req.headers['x-test-reset']) {
+      req.raw.socket.destroy();
+      return reply.hijack();
+    }
+    const delay = Number(req.headers['x-test-delay-ms'] ?? 0);
+    if (delay > 0) await sleep(delay);
+    if (req.headers['x-test-send-cors']) reply.header('access-control-allow-origin', '*');
+    if (req.headers['x-test-hop-headers']) {
+      reply.header('keep-alive', 'timeout=5');
+      reply.header('connection', 'keep-alive, x-hop');
+      reply.header('x-hop', 'for the gateway only');
+    }
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    reply.header('x-request-id', req.headers['x-request-id']);
+    const echo: Echo = {
+      service: name,
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      bodyBytes: body.length,
+      bodySha256: createHash('sha256').update(body).digest('hex'),
+      body: body.length <= 64 * 1024 ? body.toString('utf8') : '',
+    };
+    return echo;
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    get ready() {
+      return state.ready;
+    },
+    set ready(value: boolean) {
+      state.ready = value;
+    },
+    close: () => app.close(),
+  };
+}
+
+export async function startFakeServices(
+  names: readonly ServiceName[] = SERVICE_NAMES,
+): Promise<FakeService[]> {
+  return Promise.all(names.map(startFakeService));
+}
+
+export function targetsOf(services: FakeService[]): Targets {
+  return Object.fromEntries(services.map((s) => [s.name, s.url])) as Targets;
+}
+
+export interface TestGateway {
+  url: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function startGateway(targets: Targets, env: Record<string, string> = {}): Promise<TestGateway> {
+  const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', ...env });
+  const app = await createGateway({ config, targets, logger: testLogger() });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return { url: `http://127.0.0.1:${port}`, app, close: () => app.close() };
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json<T = unknown>(): T;
+}
+
+export async function send(
+  baseUrl: string,
+  method: Dispatcher.HttpMethod,
+  path: string,
+  options: { headers?: Record<string, string>; body?: Dispatcher.DispatchOptions['body'] } = {},
+): Promise<Response> {
+  const res = await request(`${baseUrl}${path}`, { method, headers: options.headers, body: options.body });
+  const text = await res.body.text();
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    text,
+    json: <T>() => JSON.parse(text) as T,
+  };
+}
+
+/** Writes raw bytes to the gateway and returns what comes back until the server closes or `waitMs` passes. */
+export async function rawExchange(baseUrl: string, bytes: string | Buffer, waitMs = 2000): Promise<string> {
+  const { connect } = await import('node:net');
+  const { port, hostname } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    const finish = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    };
+    const timer = setTimeout(finish, waitMs);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', finish);
+    socket.on('error', (err) => (chunks.length > 0 ? finish() : reject(err)));
+  });
+}

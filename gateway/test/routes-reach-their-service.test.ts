@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { resolveRoute, routeTable } from '../src/index.js';
+import { samples, unknownPaths } from './route-samples.js';
+import {
+  rawExchange,
+  send,
+  startFakeServices,
+  startGateway,
+  targetsOf,
+  type Echo,
+  type FakeService,
+  type TestGateway,
+} from './helpers.js';
+
+describe('the route table', () => {
+  it.each(samples.map((s) => [`${s.method} ${s.path}`, s] as const))('%s → its service', (_name, s) => {
+    expect(resolveRoute(s.method, s.path)?.service).toBe(s.service);
+  });
+
+  it.each(unknownPaths.map((u) => [`${u.method} ${u.path}`, u] as const))('%s → no service', (_name, u) => {
+    expect(resolveRoute(u.method, u.path)).toBeNull();
+  });
+
+  it('sends the reader its /feeds paths and everything else under /feeds to feeds', () => {
+    expect(resolveRoute('GET', '/feeds/highlights')?.service).toBe('reader');
+    expect(resolveRoute('GET', '/feeds/highlights.json')?.service).toBe('feeds');
+    expect(resolveRoute('POST', '/feeds/12/highlights')?.service).toBe('reader');
+    expect(resolveRoute('GET', '/feeds/ada/highlights')?.service).toBe('feeds');
+    expect(resolveRoute('GET', '/feeds/v2.json')?.service).toBe('feeds');
+    expect(resolveRoute('GET', '/feeds/recapper.json')?.service).toBe('feeds');
+  });
+
+  it('gives the large body limits only to the upload routes', () => {
+    expect(resolveRoute('POST', '/xmlrpc')?.bodyLimit).toBe(36 * 1024 * 1024);
+    expect(resolveRoute('POST', '/feeds/v2/imports.json')?.bodyLimit).toBe(5 * 1024 * 1024);
+    expect(resolveRoute('GET', '/feeds/v2/imports.json')?.bodyLimit).toBeUndefined();
+    expect(resolveRoute('POST', '/webmention')?.bodyLimit).toBe(16 * 1024);
+    expect(resolveRoute('POST', '/imported/archive/17/import')?.bodyLimit).toBe(100 * 1024 * 1024);
+    expect(resolveRoute('POST', '/feeds/v2/subscriptions.json')?.bodyLimit).toBeUndefined();
+  });
+
+  it('uses each area’s error convention', () => {
+    expect(resolveRoute('GET', '/feeds/v2/entries.json')?.errorStyle).toBe('feedbin');
+    expect(resolveRoute('POST', '/indieauth/token')?.errorStyle).toBe('oauth');
+    expect(resolveRoute('GET', '/microsub')?.errorStyle).toBe('oauth');
+    expect(resolveRoute('GET', '/feeds/ada.json')?.errorStyle).toBe('simple');
+    expect(resolveRoute('POST', '/webmention')?.errorStyle).toBe('text');
+  });
+
+  it('allows cross-origin reads only where security.md §9 does', () => {
+    const publicPaths = routeTable.filter((e) => e.cors === 'public').map((e) => e.pattern);
+    expect(new Set(publicPaths)).toEqual(
+      new Set([
+        '/feeds/photos.json',
+        '/feeds/{username}.json',
+        '/feeds/{username}/mentions.json',
+        '/feeds/{username}/webmentions.json',
+        '/blogroll.org.json',
+        '/microsub',
+        '/webmention',
+        '/imported/archive/{int}/recent.json',
+        '/imported/archive/{int}/search.json',
+        '/imported/archive/{int}/years.json',
+        '/imported/archive/{int}/{int}/{month}.json',
+      ]),
+    );
+    expect(resolveRoute('POST', '/webmention')?.cors).toBeUndefined();
+    expect(resolveRoute('GET', '/feeds/ada/bookmarks/tok.json')?.cors).toBeUndefined();
+  });
+});
+
+describe('a request through the gateway', () => {
+  let services: FakeService[];
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    services = await startFakeServices();
+    gateway = await startGateway(targetsOf(services));
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await Promise.all(services.map((s) => s.close()));
+  });
+
+  it.each(samples.map((s) => [`${s.method} ${s.path}`, s] as const))(
+    '%s reaches %s with method, path, query, headers and body intact',
+    async (_name, s) => {
+      const headers: Record<string, string> = { 'x-custom': 'kept', authorization: 'Bearer t0k' };
+      if (s.contentType) headers['content-type'] = s.contentType;
+      const res = await send(gateway.url, s.method, s.path, { headers, body: s.body });
+      expect(res.status).toBe(200);
+      if (s.method === 'HEAD') return;
+      const echo = res.json<Echo>();
+      expect(echo.service).toBe(s.service);
+      expect(echo.method).toBe(s.method);
+      expect(echo.url).toBe(s.path);
+      expect(echo.headers['x-custom']).toBe('kept');
+      expect(echo.headers.authorization).toBe('Bearer t0k');
+      expect(echo.body).toBe(s.body ?? '');
+      if (s.contentType) expect(echo.headers['content-type']).toBe(s.contentType);
+    },
+  );
+
+  it.each([
+    ['/feeds/v2/../../admin/users'],
+    ['/feeds/v2/%2e%2e/%2e%2e/admin/users'],
+    ['/account/..%2Fadmin'],
+  ])('a path climbing out of its area (%s) is refused with 400 and reaches no service', async (path) => {
+    const res = await rawExchange(
+      gateway.url,
+      `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
+    expect(res).toMatch(/^HTTP\/1\.1 400 /);
+    expect(res).not.toContain('"service"');
+  });
+
+  it.each(unknownPaths.map((u) => [`${u.method} ${u.path}`, u] as const))(
+    '%s is answered 404 by the gateway',
+    async (_name, u) => {
+      const res = await send(gateway.url, u.method, u.path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({ error: 'No such endpoint.' });
+    },
+  );
+});
