@@ -53,6 +53,7 @@ export const USAGE = `murmur — Murmur server and operator CLI
   murmur apps register --name APP --redirect-url URL
   murmur apps list
   murmur apps remove --id ID
+  murmur outbox [--last N] [--link]             emails written to DATA_DIR/outbox (no MAIL_URL set)
 
 Admin commands talk to MURMUR_URL (default: PUBLIC_URL, else http://localhost:$PORT) with
 MURMUR_ADMIN_TOKEN (default: the token in $DATA_DIR/admin-token written by \`murmur start\`).

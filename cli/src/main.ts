@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { readAdminToken } from './admin-token.js';
 import { adminClient, AdminApiError } from './admin-client.js';
 import { runAdminCommand, UsageError, USAGE } from './commands.js';
+import { showOutbox } from './outbox.js';
 import { startSingleProcess } from './single-process.js';
 
 async function start(): Promise<void> {
@@ -38,7 +39,11 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     strict: false,
-    options: { help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' },
+      link: { type: 'boolean' },
+    },
   });
   const [group, action] = positionals;
   if (!group || values.help || group === 'help') {
@@ -48,6 +53,10 @@ async function main(argv: string[]): Promise<number> {
   if (group === 'start') {
     await start();
     return -1; // keep running
+  }
+  if (group === 'outbox') {
+    showOutbox(process.env.DATA_DIR ?? './data', values, { out: (line) => process.stdout.write(line + '\n') });
+    return 0;
   }
   const token = process.env.MURMUR_ADMIN_TOKEN ?? readAdminToken(process.env.DATA_DIR ?? './data');
   if (!token) throw new UsageError('set MURMUR_ADMIN_TOKEN (or run `murmur start` once, which stores one in DATA_DIR)');

@@ -45,7 +45,7 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
       const running = await startService(def, {
         env: serviceEnv,
         bus,
-        logger: logger.child({ service: def.name }),
+        logger: createLogger({ service: def.name, level: config.LOG_LEVEL }),
         host: '127.0.0.1',
         port,
       });
@@ -56,7 +56,7 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
     const gateway = await createGateway({
       config: gatewayConfig,
       targets: serviceUrls,
-      logger: logger.child({ service: 'gateway' }),
+      logger: createLogger({ service: 'gateway', level: config.LOG_LEVEL }),
     });
     const address = await gateway.listen({ host: config.HOST, port: config.PORT });
     const port = new URL(address).port ? Number(new URL(address).port) : config.PORT;

@@ -42,7 +42,8 @@ const MiB = 1024 * 1024;
 const READ: readonly HttpMethod[] = ['GET', 'HEAD'];
 
 export const routeTable: readonly RouteEntry[] = Object.freeze([
-  // identity
+  // identity (its home page `/` shows who is signed in; web sign-in lands there)
+  { pattern: '/', methods: READ, service: 'identity', errorStyle: 'simple' },
   { pattern: '/account/*', service: 'identity', errorStyle: 'simple' },
   { pattern: '/indieauth/*', service: 'identity', errorStyle: 'oauth' },
   { pattern: '/.well-known/oauth-authorization-server', service: 'identity', errorStyle: 'oauth' },

@@ -32,6 +32,7 @@ export const samples: readonly Sample[] = [
   },
   { method: 'GET', path: '/account/signin/web?token=abc&return_to=%2F', service: 'identity' },
   { method: 'GET', path: '/account/avatar/ada.svg', service: 'identity' },
+  { method: 'GET', path: '/', service: 'identity' },
   { method: 'GET', path: '/account/me', service: 'identity' },
   {
     method: 'GET',
@@ -279,7 +280,7 @@ export const samples: readonly Sample[] = [
 
 /** Paths no service owns: the gateway answers 404 itself. */
 export const unknownPaths: ReadonlyArray<{ method: Sample['method']; path: string }> = [
-  { method: 'GET', path: '/' },
+  { method: 'POST', path: '/' },
   { method: 'GET', path: '/wp-login.php' },
   { method: 'GET', path: '/users/ada' },
   { method: 'GET', path: '/users/following/bob/extra' },

@@ -12,3 +12,4 @@ export * from './fetch/index.js';
 export * from './time/index.js';
 export * from './pagination/index.js';
 export * from './ids/index.js';
+export * from './mail/index.js';

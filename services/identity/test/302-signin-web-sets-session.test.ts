@@ -42,7 +42,7 @@ describe('GET /account/signin/web', () => {
 
     const page = await h.inject({
       method: 'GET',
-      url: '/account/signed-in',
+      url: '/',
       headers: { cookie: `other=1; ${cookie.split(';')[0]}` },
     });
     expect(page.statusCode).toBe(200);
@@ -57,14 +57,14 @@ describe('GET /account/signin/web', () => {
     ['javascript:alert(1)', 'a scheme'],
     ['/\tevil', 'a tab'],
     ['evil', 'a relative path without /'],
-  ])('return_to=%s (%s) → redirect to /account/signed-in instead', async (returnTo) => {
+  ])('return_to=%s (%s) → redirect to / instead', async (returnTo) => {
     const res = await webSignin(returnTo);
     expect(res.statusCode).toBe(302);
-    expect(res.headers.location).toBe('/account/signed-in');
+    expect(res.headers.location).toBe('/');
   });
 
-  test('no return_to → /account/signed-in', async () => {
-    expect((await webSignin()).headers.location).toBe('/account/signed-in');
+  test('no return_to → /', async () => {
+    expect((await webSignin()).headers.location).toBe('/');
   });
 
   test('a used or unknown token → 401 HTML page with no-referrer and no-store', async () => {
@@ -106,21 +106,23 @@ describe('GET /account/signin/web', () => {
   });
 });
 
-describe('GET /account/signed-in', () => {
-  test('without a session, or with a made-up one → 401 HTML', async () => {
+describe('GET / (home page)', () => {
+  test('without a session, or with a made-up one → 200 landing page naming no one', async () => {
     for (const headers of [{}, { cookie: 'murmur_session=made-up' }] as Array<Record<string, string>>) {
-      const res = await h.inject({ method: 'GET', url: '/account/signed-in', headers });
-      expect(res.statusCode).toBe(401);
+      const res = await h.inject({ method: 'GET', url: '/', headers });
+      expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.body).toContain('Not signed in');
+      expect(res.body).toContain('This is a Murmur server');
+      expect(res.body).not.toContain('Signed in as');
     }
   });
 
   test('a session expires after 30 days', async () => {
     const cookie = sessionCookie(await webSignin()).split(';')[0]!;
     h.clock.advance(30 * 24 * 3600 * 1000 + 1000);
-    const res = await h.inject({ method: 'GET', url: '/account/signed-in', headers: { cookie } });
-    expect(res.statusCode).toBe(401);
+    const res = await h.inject({ method: 'GET', url: '/', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('Signed in as');
   });
 });
 

@@ -1,7 +1,6 @@
 // One setting chooses the bus (DESIGN.md §2): `memory:` runs everything in this process, `nats://…` goes distributed.
 import { memoryBroker } from './memory-broker.js';
 import { MemoryBus } from './memory.js';
-import { NatsBus } from './nats.js';
 import type { Bus, BusClientOptions } from './port.js';
 
 /**
@@ -15,6 +14,8 @@ export async function connectBus(url: string, options: BusClientOptions): Promis
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
+    // Loaded on demand, like the MongoDB driver: the single process never needs the NATS client.
+    const { NatsBus } = await import('./nats.js');
     return NatsBus.connect(servers, options);
   }
   // Only the scheme is echoed: the rest of a URL may carry credentials.

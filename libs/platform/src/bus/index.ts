@@ -2,7 +2,7 @@
 export { connectBus } from './connect.js';
 export { MemoryBus } from './memory.js';
 export { memoryBroker, type MemoryBroker } from './memory-broker.js';
-export { NatsBus } from './nats.js';
+export type { NatsBus } from './nats.js';
 export { BusNoResponderError, BusTimeoutError, BusValidationError } from './port.js';
 export type {
   Bus,

@@ -1,7 +1,6 @@
 // One setting chooses the adapter (DESIGN.md §2): `STORE_URL` is `memory:`, `file:<dir>` or a MongoDB URL.
 import { fileURLToPath } from 'node:url';
 import { EmbeddedStore, type EmbeddedStoreOptions } from './embedded.js';
-import { MongoStore } from './mongodb.js';
 import type { Store } from './port.js';
 
 export interface OpenStoreOptions {
@@ -35,6 +34,8 @@ export async function openStore(url: string, options: OpenStoreOptions): Promise
     return EmbeddedStore.open({ service, location: { kind: 'file', dir }, ...housekeeping });
   }
   if (url.startsWith('mongodb://') || url.startsWith('mongodb+srv://')) {
+    // Loaded on demand: the driver is a quarter of the platform's start-up cost and most runs never use it.
+    const { MongoStore } = await import('./mongodb.js');
     return MongoStore.connect(url, { service });
   }
   throw new Error(

@@ -1,5 +1,6 @@
 // A real SMTP server on 127.0.0.1 that keeps what it receives, so tests read the emails a service sends.
 import { SMTPServer } from 'smtp-server';
+import { readRawEmail } from '../mail/index.js';
 
 export interface CapturedMail {
   from: string;
@@ -21,16 +22,8 @@ export interface SmtpCapture {
   stop(): Promise<void>;
 }
 
-function decodeQuotedPrintable(s: string): string {
-  return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-}
-
 function parseMail(from: string, to: string[], raw: string): CapturedMail {
-  const headerEnd = raw.indexOf('\r\n\r\n');
-  const headers = headerEnd >= 0 ? raw.slice(0, headerEnd) : raw;
-  const subject = /^Subject: (.*)$/im.exec(headers)?.[1]?.trim() ?? '';
-  const text = decodeQuotedPrintable(raw);
-  const links = [...text.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((m) => m[0].replace(/&amp;/g, '&'));
+  const { subject, text, links } = readRawEmail(raw);
   return { from, to, raw, subject, text, links };
 }
 

@@ -1,7 +1,7 @@
 // The job queue on MongoDB (MONGO_URL, or a container when Docker is there; skipped and saying so
 // otherwise). Each "worker" has its own client; each test its own database, dropped afterwards.
 import { randomBytes } from 'node:crypto';
-import { MongoStore } from '../../src/store/index.js';
+import { MongoStore } from '../../src/store/mongodb.js';
 import { describeWithMongo, findMongo } from '../store/mongo-server.js';
 import { defineJobQueueTests } from './job-queue-contract.js';
 

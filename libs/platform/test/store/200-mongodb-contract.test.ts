@@ -1,7 +1,7 @@
 // The store contract on MongoDB: MONGO_URL, or a container when Docker is there; skipped (and
 // saying so) otherwise. Each test uses its own database and drops it afterwards.
 import { randomBytes } from 'node:crypto';
-import { MongoStore } from '../../src/store/index.js';
+import { MongoStore } from '../../src/store/mongodb.js';
 import { defineStoreContract } from './contract.js';
 import { describeWithMongo, findMongo } from './mongo-server.js';
 

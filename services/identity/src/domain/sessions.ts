@@ -6,7 +6,8 @@ import type { IdentityContext } from './context.js';
 
 export const SESSION_COOKIE = 'murmur_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-export const SIGNED_IN_PATH = '/account/signed-in';
+/** The service's home page: where a web sign-in lands when `return_to` is absent or not same-origin (identity.md). */
+export const SIGNED_IN_PATH = '/';
 
 export async function startWebSession(
   ctx: IdentityContext,

@@ -1,5 +1,5 @@
 // Browser sign-in: GET /account/signin/web consumes an emailed sign-in token and starts a cookie
-// session; GET /account/signed-in shows who the session belongs to. Both are pages, so their errors are pages.
+// session; GET / (the home page) shows who the session belongs to. Both are pages, so their errors are pages.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute } from '@murmur/platform';
@@ -64,7 +64,9 @@ export function registerWebSigninRoutes(scope: FastifyInstance, ctx: IdentityCon
     handler: async ({ request, reply }) => {
       const user = await webSessionUser(ctx, readCookie(request.headers.cookie, SESSION_COOKIE));
       if (!user) {
-        return sendPage(reply, 401, 'Not signed in', ['Open the sign-in link from your email to sign in.']);
+        return sendPage(reply, 200, 'Murmur', [
+          'This is a Murmur server. Sign in from your app, or open the sign-in link from your email.',
+        ]);
       }
       return sendPage(reply, 200, 'Signed in', [`Signed in as @${user.username}.`]);
     },
