@@ -1,6 +1,9 @@
 // One jest run for the whole workspace. Tests are ESM TypeScript compiled on the fly by swc;
 // workspace packages are mapped to their sources so unit tests need no build.
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }];
+const swc = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } },
+];
 
 export default {
   testEnvironment: 'node',
@@ -11,6 +14,8 @@ export default {
     '^@murmur/platform/testing$': '<rootDir>/libs/platform/src/testing/index.ts',
     '^@murmur/contracts$': '<rootDir>/libs/contracts/src/index.ts',
     '^@murmur/identity$': '<rootDir>/services/identity/src/index.ts',
+    '^@murmur/reader$': '<rootDir>/services/reader/src/index.ts',
+    '^@murmur/publishing$': '<rootDir>/services/publishing/src/index.ts',
     '^@murmur/gateway$': '<rootDir>/gateway/src/index.ts',
     '^@murmur/cli$': '<rootDir>/cli/src/index.ts',
     // light-my-request (behind app.inject) require()s cookie@2, which is ESM-only; jest cannot require ESM on

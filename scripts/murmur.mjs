@@ -21,7 +21,8 @@ function fail(message) {
 
 function checkNode() {
   const [major, minor] = process.versions.node.split('.').map(Number);
-  if (major < 20 || (major === 20 && minor < 19)) fail(`Node >= 20.19 is required (this is ${process.version}).`);
+  if (major < 20 || (major === 20 && minor < 19))
+    fail(`Node >= 20.19 is required (this is ${process.version}).`);
 }
 
 function run(cmd, args, opts = {}) {
@@ -47,7 +48,13 @@ function installFingerprint() {
     const dir = join(root, ws);
     if (existsSync(dir)) for (const d of readdirSync(dir)) files.push(join(ws, d, 'package.json'));
   }
-  files.push('gateway/package.json', 'cli/package.json', 'test-e2e/package.json', 'bench/package.json', 'deploy/package.json');
+  files.push(
+    'gateway/package.json',
+    'cli/package.json',
+    'test-e2e/package.json',
+    'bench/package.json',
+    'deploy/package.json',
+  );
   for (const f of files) {
     const p = join(root, f);
     h.update(f);
@@ -81,7 +88,8 @@ function jestSummary(resultsFile) {
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   // The plain closing line CI reads, after jest's own summary.
   console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
-  if (r.numRuntimeErrorTestSuites > 0) console.log(`suites that failed to run: ${r.numRuntimeErrorTestSuites}`);
+  if (r.numRuntimeErrorTestSuites > 0)
+    console.log(`suites that failed to run: ${r.numRuntimeErrorTestSuites}`);
 }
 
 function runJest(extra) {
@@ -131,13 +139,19 @@ switch (command) {
   case 'lint':
     ensureInstalled();
     process.exit(
-      run(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', '.', ...rest]) ||
-        run(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '.']),
+      run(process.execPath, [
+        join(root, 'node_modules/eslint/bin/eslint.js'),
+        '--max-warnings=0',
+        '.',
+        ...rest,
+      ]) || run(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '.']),
     );
     break;
   case 'format':
     ensureInstalled();
-    process.exit(run(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--write', '.']));
+    process.exit(
+      run(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--write', '.']),
+    );
     break;
   case 'bench':
     ensureInstalled();

@@ -11,7 +11,11 @@ export class AdminApiError extends Error {
 }
 
 export interface AdminClient {
-  call<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: Record<string, unknown>): Promise<T>;
+  call<T = unknown>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: Record<string, unknown>,
+  ): Promise<T>;
 }
 
 export function adminClient(baseUrl: string, token: string): AdminClient {
@@ -40,7 +44,9 @@ export function adminClient(baseUrl: string, token: string): AdminClient {
       }
       if (!res.ok) {
         const message =
-          parsed && typeof parsed === 'object' && 'error' in parsed ? String((parsed as { error: unknown }).error) : text;
+          parsed && typeof parsed === 'object' && 'error' in parsed
+            ? String((parsed as { error: unknown }).error)
+            : text;
         throw new AdminApiError(res.status, `${res.status}: ${message}`);
       }
       return parsed as T;

@@ -16,7 +16,10 @@ export function readAdminToken(dataDir: string): string | undefined {
 }
 
 /** The configured token, else the stored one, else a new one written to `<dataDir>/admin-token`. */
-export function ensureAdminToken(dataDir: string, configured: string | undefined): { token: string; created: boolean } {
+export function ensureAdminToken(
+  dataDir: string,
+  configured: string | undefined,
+): { token: string; created: boolean } {
   if (configured) return { token: configured, created: false };
   const existing = readAdminToken(dataDir);
   if (existing) return { token: existing, created: false };

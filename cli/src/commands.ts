@@ -67,7 +67,8 @@ export async function runAdminCommand(
   io: CommandIo,
 ): Promise<void> {
   const json = flags.json === true;
-  const print = (value: unknown, human: () => string) => io.out(json ? JSON.stringify(value, null, 2) : human());
+  const print = (value: unknown, human: () => string) =>
+    io.out(json ? JSON.stringify(value, null, 2) : human());
 
   switch (`${group} ${action ?? ''}`.trim()) {
     case 'users create': {
@@ -77,11 +78,17 @@ export async function runAdminCommand(
         email: need(flags, 'email'),
         ...(name ? { name } : {}),
       });
-      return print(res, () => `created user ${res.id} @${res.username} <${res.email}>\napp token (shown once): ${res.token}`);
+      return print(
+        res,
+        () => `created user ${res.id} @${res.username} <${res.email}>\napp token (shown once): ${res.token}`,
+      );
     }
     case 'users list': {
       const res = await api.call<{ users: UserRow[] }>('GET', '/admin/users?limit=1000');
-      return print(res, () => res.users.map((u) => `${u.id}\t@${u.username}\t${u.email}`).join('\n') || '(no users)');
+      return print(
+        res,
+        () => res.users.map((u) => `${u.id}\t@${u.username}\t${u.email}`).join('\n') || '(no users)',
+      );
     }
     case 'users plan': {
       const id = await resolveUserId(api, need(flags, 'user'));
@@ -95,9 +102,13 @@ export async function runAdminCommand(
     case 'tokens issue': {
       const id = await resolveUserId(api, need(flags, 'user'));
       const label = optional(flags, 'label');
-      const res = await api.call<{ id: number; token: string; label: string }>('POST', `/admin/users/${id}/tokens`, {
-        ...(label ? { label } : {}),
-      });
+      const res = await api.call<{ id: number; token: string; label: string }>(
+        'POST',
+        `/admin/users/${id}/tokens`,
+        {
+          ...(label ? { label } : {}),
+        },
+      );
       return print(res, () => `token ${res.id} (${res.label}) for user ${id}, shown once:\n${res.token}`);
     }
     case 'tokens list': {
@@ -109,7 +120,9 @@ export async function runAdminCommand(
         res,
         () =>
           res.tokens
-            .map((t) => `${t.id}\t${t.label}\t${t.created_at}${t.revoked_at ? `\trevoked ${t.revoked_at}` : ''}`)
+            .map(
+              (t) => `${t.id}\t${t.label}\t${t.created_at}${t.revoked_at ? `\trevoked ${t.revoked_at}` : ''}`,
+            )
             .join('\n') || '(no tokens)',
       );
     }
@@ -127,15 +140,25 @@ export async function runAdminCommand(
       return print({}, () => 'revoked');
     }
     case 'apps register': {
-      const res = await api.call<{ id: number; app_name: string; redirect_url: string }>('POST', '/admin/apps', {
-        app_name: need(flags, 'name'),
-        redirect_url: need(flags, 'redirect-url'),
-      });
+      const res = await api.call<{ id: number; app_name: string; redirect_url: string }>(
+        'POST',
+        '/admin/apps',
+        {
+          app_name: need(flags, 'name'),
+          redirect_url: need(flags, 'redirect-url'),
+        },
+      );
       return print(res, () => `registered app ${res.id} ${res.app_name} → ${res.redirect_url}`);
     }
     case 'apps list': {
-      const res = await api.call<{ apps: Array<{ id: number; app_name: string; redirect_url: string }> }>('GET', '/admin/apps');
-      return print(res, () => res.apps.map((a) => `${a.id}\t${a.app_name}\t${a.redirect_url}`).join('\n') || '(no apps)');
+      const res = await api.call<{ apps: Array<{ id: number; app_name: string; redirect_url: string }> }>(
+        'GET',
+        '/admin/apps',
+      );
+      return print(
+        res,
+        () => res.apps.map((a) => `${a.id}\t${a.app_name}\t${a.redirect_url}`).join('\n') || '(no apps)',
+      );
     }
     case 'apps remove': {
       const id = need(flags, 'id');

@@ -55,11 +55,14 @@ async function main(argv: string[]): Promise<number> {
     return -1; // keep running
   }
   if (group === 'outbox') {
-    showOutbox(process.env.DATA_DIR ?? './data', values, { out: (line) => process.stdout.write(line + '\n') });
+    showOutbox(process.env.DATA_DIR ?? './data', values, {
+      out: (line) => process.stdout.write(line + '\n'),
+    });
     return 0;
   }
   const token = process.env.MURMUR_ADMIN_TOKEN ?? readAdminToken(process.env.DATA_DIR ?? './data');
-  if (!token) throw new UsageError('set MURMUR_ADMIN_TOKEN (or run `murmur start` once, which stores one in DATA_DIR)');
+  if (!token)
+    throw new UsageError('set MURMUR_ADMIN_TOKEN (or run `murmur start` once, which stores one in DATA_DIR)');
   await runAdminCommand(adminClient(adminBaseUrl(process.env), token), group, action, values, {
     out: (line) => process.stdout.write(line + '\n'),
   });
@@ -72,7 +75,8 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof UsageError) process.stderr.write(`murmur: ${err.message}\n\n${USAGE}\n`);
-    else if (err instanceof AdminApiError || err instanceof ConfigError) process.stderr.write(`murmur: ${err.message}\n`);
+    else if (err instanceof AdminApiError || err instanceof ConfigError)
+      process.stderr.write(`murmur: ${err.message}\n`);
     else process.stderr.write(`murmur: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = 1;
   },

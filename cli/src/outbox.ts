@@ -6,10 +6,19 @@ import { join } from 'node:path';
 import type { CommandIo } from './commands.js';
 import { UsageError } from './commands.js';
 
-export function showOutbox(dataDir: string, flags: Record<string, string | boolean | undefined>, io: CommandIo): void {
+export function showOutbox(
+  dataDir: string,
+  flags: Record<string, string | boolean | undefined>,
+  io: CommandIo,
+): void {
   const dir = join(dataDir, 'outbox');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')).sort() : [];
-  if (files.length === 0) throw new UsageError(`no emails in ${dir} (with MAIL_URL set, mail goes to that server instead)`);
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+    : [];
+  if (files.length === 0)
+    throw new UsageError(`no emails in ${dir} (with MAIL_URL set, mail goes to that server instead)`);
   const count = typeof flags.last === 'string' ? Number(flags.last) : 1;
   if (!Number.isInteger(count) || count < 1) throw new UsageError('--last must be a positive whole number');
   const newest = files.slice(-count).reverse();

@@ -31,7 +31,8 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
   const config = loadConfig(launcherConfigSchema, env);
   const logger = createLogger({ service: 'murmur', level: config.LOG_LEVEL });
   const admin = ensureAdminToken(config.DATA_DIR, env.MURMUR_ADMIN_TOKEN);
-  if (admin.created) logger.info({ file: adminTokenFile(config.DATA_DIR) }, 'created an admin token for the murmur CLI');
+  if (admin.created)
+    logger.info({ file: adminTokenFile(config.DATA_DIR) }, 'created an admin token for the murmur CLI');
   const serviceEnv = { ...env, MURMUR_ADMIN_TOKEN: admin.token };
 
   const bus: Bus = await connectBus(config.BUS_URL, { service: 'murmur', logger });

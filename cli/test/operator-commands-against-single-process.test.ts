@@ -1,6 +1,12 @@
 // The operator CLI against a real single process: the commands an operator types, through the gateway.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { adminClient, runAdminCommand, startSingleProcess, UsageError, type SingleProcess } from '@murmur/cli';
+import {
+  adminClient,
+  runAdminCommand,
+  startSingleProcess,
+  UsageError,
+  type SingleProcess,
+} from '@murmur/cli';
 import { freePort } from '@murmur/platform/testing';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -19,7 +25,13 @@ describe('murmur CLI against a single process', () => {
   const io = { out: (l: string) => lines.push(l) };
   const run = async (group: string, action: string, flags: Record<string, string | boolean> = {}) => {
     lines.length = 0;
-    await runAdminCommand(adminClient(`http://127.0.0.1:${murmur.port}`, murmur.adminToken), group, action, flags, io);
+    await runAdminCommand(
+      adminClient(`http://127.0.0.1:${murmur.port}`, murmur.adminToken),
+      group,
+      action,
+      flags,
+      io,
+    );
     return lines.join('\n');
   };
 
@@ -60,7 +72,9 @@ describe('murmur CLI against a single process', () => {
     expect((await me()).status).toBe(200);
     expect(await run('tokens', 'revoke', { id: String(id) })).toBe('revoked');
     expect((await me()).status).toBe(401);
-    expect(await run('tokens', 'list', { user: 'grace' })).toMatch(new RegExp(`^${id}\\tlaptop\\t.*\\trevoked `, 'm'));
+    expect(await run('tokens', 'list', { user: 'grace' })).toMatch(
+      new RegExp(`^${id}\\tlaptop\\t.*\\trevoked `, 'm'),
+    );
 
     expect(await run('apps', 'register', { name: 'Reader', 'redirect-url': 'reader://signin' })).toMatch(
       /^registered app (\d+) Reader → reader:\/\/signin$/,
@@ -71,7 +85,9 @@ describe('murmur CLI against a single process', () => {
   });
 
   test('a taken username is reported with the API message, and nothing is created', async () => {
-    await expect(run('users', 'create', { username: 'grace', email: 'other@example.com' })).rejects.toThrow(/^409: /);
+    await expect(run('users', 'create', { username: 'grace', email: 'other@example.com' })).rejects.toThrow(
+      /^409: /,
+    );
     expect((await run('users', 'list')).split('\n')).toHaveLength(1);
   });
 
@@ -81,11 +97,16 @@ describe('murmur CLI against a single process', () => {
   });
 
   test('the built binary prints help and lists users with the stored admin token', async () => {
-    if (!existsSync(cliEntry)) throw new Error('cli/dist/main.js is not built: run `npm run build` (npm test builds first)');
+    if (!existsSync(cliEntry))
+      throw new Error('cli/dist/main.js is not built: run `npm run build` (npm test builds first)');
     const exec = promisify(execFile);
     const help = await exec(process.execPath, [cliEntry, '--help']);
     expect(help.stdout).toMatch(/murmur users create --username U --email E/);
-    const env = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, MURMUR_URL: `http://127.0.0.1:${murmur.port}` };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      MURMUR_URL: `http://127.0.0.1:${murmur.port}`,
+    };
     const list = await exec(process.execPath, [cliEntry, 'users', 'list'], { env });
     expect(list.stdout).toMatch(/@grace/);
     await expect(exec(process.execPath, [cliEntry, 'users', 'create'], { env })).rejects.toMatchObject({

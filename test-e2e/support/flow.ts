@@ -85,7 +85,10 @@ export async function runAccountFlow({ gatewayUrl, adminToken, smtp }: FlowTarge
     json: { token: appToken },
   });
   expect(revoked.status).toBe(200);
-  await expectEventually(async () => (await call(`${gatewayUrl}/account/me`, { token: appToken })).status, 401);
+  await expectEventually(
+    async () => (await call(`${gatewayUrl}/account/me`, { token: appToken })).status,
+    401,
+  );
   const refused = await call(`${gatewayUrl}/account/me`, { token: appToken });
   expect(refused.status).toBe(401);
   expect(refused.body).toEqual({ error: expect.any(String) });

@@ -15,7 +15,8 @@ export interface ChildHandle {
 
 export function startChild(name: string, entry: string, env: Record<string, string>): ChildHandle {
   const file = join(repoRoot, entry);
-  if (!existsSync(file)) throw new Error(`${entry} is not built: run \`npm run build\` (npm test builds first)`);
+  if (!existsSync(file))
+    throw new Error(`${entry} is not built: run \`npm run build\` (npm test builds first)`);
   const child = spawn(process.execPath, [file], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', ...env },

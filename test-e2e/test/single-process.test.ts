@@ -33,6 +33,10 @@ describe('single process (embedded store, in-process bus)', () => {
   });
 
   test('200-account-flow: create, sign in by email, verify, call, revoke → 401', async () => {
-    await runAccountFlow({ gatewayUrl: `http://127.0.0.1:${murmur.port}`, adminToken: murmur.adminToken, smtp });
+    await runAccountFlow({
+      gatewayUrl: `http://127.0.0.1:${murmur.port}`,
+      adminToken: murmur.adminToken,
+      smtp,
+    });
   });
 });

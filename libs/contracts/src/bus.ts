@@ -53,7 +53,12 @@ export function defineRequest<Req, Res>(
   return { kind: 'request', subject: requestSubject(owner, entity, verb), owner, request, response };
 }
 
-export function defineEvent<D>(producer: string, entity: string, verb: string, data: z.ZodType<D>): EventDef<D> {
+export function defineEvent<D>(
+  producer: string,
+  entity: string,
+  verb: string,
+  data: z.ZodType<D>,
+): EventDef<D> {
   return {
     kind: 'event',
     subject: eventSubject(producer, entity, verb),

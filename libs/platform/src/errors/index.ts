@@ -23,7 +23,12 @@ export class AppError extends Error {
   }
 
   toJSON(): { status: number; code: string; message: string; param?: string } {
-    return { status: this.status, code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}) };
+    return {
+      status: this.status,
+      code: this.code,
+      message: this.message,
+      ...(this.param ? { param: this.param } : {}),
+    };
   }
 }
 
@@ -45,10 +50,14 @@ export const payloadTooLarge = (message = 'Request body is too large.') =>
 export const unsupportedMediaType = (message = 'Unsupported content type.') =>
   new AppError(415, 'unsupported_media_type', message);
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many requests. Try again later.') =>
-  new AppError(429, 'rate_limited', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
-export const internalError = (cause?: unknown) => new AppError(500, 'internal_error', 'Internal error', { cause });
+  new AppError(429, 'rate_limited', message, {
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
+export const internalError = (cause?: unknown) =>
+  new AppError(500, 'internal_error', 'Internal error', { cause });
 export const badGateway = (message = 'The service behind this path is not reachable.') =>
   new AppError(502, 'bad_gateway', message);
-export const serviceUnavailable = (message = 'Service unavailable.') => new AppError(503, 'unavailable', message);
+export const serviceUnavailable = (message = 'Service unavailable.') =>
+  new AppError(503, 'unavailable', message);
 export const gatewayTimeout = (message = 'The service behind this path did not answer in time.') =>
   new AppError(504, 'gateway_timeout', message);
