@@ -329,7 +329,9 @@ describe('deploy/base (kustomize)', () => {
     it('declares the port it listens on, probes /healthz and /readyz there, and its Service targets it', () => {
       const port = listenPort(name, env);
       expect(container.ports?.map((p) => p.containerPort)).toEqual([port]);
-      expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
+      // The gateway's /readyz aggregates every service: as a readiness probe it would take all gateway
+      // replicas out of rotation when one service is down, turning a partial outage into a total one.
+      expect(container.readinessProbe?.httpGet?.path).toBe(name === 'gateway' ? '/healthz' : '/readyz');
       expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
       if (container.startupProbe) expect(container.startupProbe.httpGet?.path).toBe('/healthz');
       for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
