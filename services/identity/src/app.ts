@@ -13,6 +13,8 @@ import { registerAdminAppRoutes } from './routes/admin-apps.js';
 import { requireAdminToken } from './routes/admin-auth.js';
 import { registerAdminTokenRoutes } from './routes/admin-tokens.js';
 import { registerAdminUserRoutes } from './routes/admin-users.js';
+import { registerIndieAuthScreenRoutes } from './routes/indieauth-screens.js';
+import { registerIndieAuthTokenRoutes } from './routes/indieauth-token.js';
 
 export async function buildIdentityApp(ctx: IdentityContext, store: Store): Promise<FastifyInstance> {
   const app = await createHttpApp({
@@ -21,6 +23,11 @@ export async function buildIdentityApp(ctx: IdentityContext, store: Store): Prom
     config: ctx.config,
     bus: ctx.bus,
     store,
+    // IndieAuth's machine endpoints (and their 404s) answer in OAuth's shape; its screens say otherwise per route.
+    errorStyle: (url) =>
+      url.startsWith('/indieauth/') || url.startsWith('/.well-known/oauth-authorization-server')
+        ? 'oauth'
+        : 'simple',
   });
 
   await app.register(async (scope) => {
@@ -33,6 +40,10 @@ export async function buildIdentityApp(ctx: IdentityContext, store: Store): Prom
 
   // Own scope: its onRequest hook sets the no-referrer / no-store headers of token-carrying pages.
   await app.register(async (scope) => registerWebSigninRoutes(scope, ctx));
+
+  await app.register(async (scope) => registerIndieAuthScreenRoutes(scope, ctx));
+  // Own scope: its onRequest hook marks every token response and error no-store.
+  await app.register(async (scope) => registerIndieAuthTokenRoutes(scope, ctx));
 
   // Own scope: the admin token check applies to these routes only.
   await app.register(async (scope) => {

@@ -45,6 +45,10 @@ export const identityConfigSchema = z.object({
   SIGNIN_LIMIT_PER_IP_PER_HOUR: envVar.int({ min: 1, max: 100_000 }).default(20),
   /** /account/verify, /account/apple and /account/signin/web, each per client IP. */
   ACCOUNT_LIMIT_PER_IP_PER_MINUTE: envVar.int({ min: 1, max: 100_000 }).default(30),
+  /** GET /indieauth/auth, POST /indieauth/approve and /indieauth/signin, per client IP. */
+  INDIEAUTH_SCREEN_LIMIT_PER_IP_PER_MINUTE: envVar.int({ min: 1, max: 100_000 }).default(60),
+  /** Code redemption and revocation at /indieauth/token and POST /indieauth/auth, per client IP. */
+  INDIEAUTH_REDEEM_LIMIT_PER_IP_PER_MINUTE: envVar.int({ min: 1, max: 100_000 }).default(60),
 });
 
 export type IdentityConfig = z.output<typeof identityConfigSchema>;

@@ -1,13 +1,22 @@
 // The identity service: accounts, sign-in, app tokens, and the bus answers every other service's
 // authentication relies on.
 import { join } from 'node:path';
-import { JobQueue, type ServiceDefinition, type Subscription } from '@murmur/platform';
+import {
+  createSafeFetcher,
+  JobQueue,
+  outboundPolicyFromConfig,
+  type Resolver,
+  type ServiceDefinition,
+  type Subscription,
+} from '@murmur/platform';
 import { buildIdentityApp } from './app.js';
 import { identityConfigSchema, type IdentityConfig } from './config.js';
 import { appleJwksLoader } from './domain/apple.js';
 import { AppleKeys } from './domain/apple-keys.js';
 import { answerBusRequests } from './domain/bus-handlers.js';
+import { ClientInfoLoader } from './domain/client-info.js';
 import type { IdentityContext } from './domain/context.js';
+import { loadCsrfSecret } from './domain/csrf.js';
 import { createAccountLimits } from './domain/limits.js';
 import { sendSigninEmail, SIGNIN_MAIL_JOB } from './domain/signin.js';
 import { createMailer } from './mail/mailer.js';
@@ -18,6 +27,8 @@ export { identityConfigSchema, type IdentityConfig } from './config.js';
 export interface IdentityServiceOptions {
   /** The clock for lifetimes and rate windows; tests move it forward instead of waiting. */
   now?: () => Date;
+  /** Host-name resolver of outbound fetches (client_id pages); tests map made-up hosts to a local server. */
+  resolve?: Resolver;
 }
 
 export function createIdentityService(
@@ -31,6 +42,11 @@ export function createIdentityService(
       const identityStore = new IdentityStore(store);
       await identityStore.createIndexes();
       const jobs = new JobQueue(store, { service: 'identity', logger });
+      const fetcher = createSafeFetcher({
+        policy: outboundPolicyFromConfig(config),
+        baseUrl: config.PUBLIC_URL,
+        ...(options.resolve ? { lookup: options.resolve } : {}),
+      });
       const ctx: IdentityContext = {
         config,
         store: identityStore,
@@ -39,6 +55,8 @@ export function createIdentityService(
         logger,
         limits: createAccountLimits(store, config, now),
         appleKeys: new AppleKeys(appleJwksLoader(config), () => now().getTime()),
+        clientInfo: new ClientInfoLoader({ fetcher, logger, now }),
+        csrfSecret: await loadCsrfSecret(identityStore, now()),
         now,
       };
       const mailer = createMailer({
@@ -61,6 +79,7 @@ export function createIdentityService(
           await jobs.stop();
           for (const subscription of subscriptions) await subscription.unsubscribe();
           mailer.close();
+          await fetcher.close();
         },
       };
     },

@@ -1,6 +1,7 @@
 // Identity's own collections, their indexes and the queries the domain needs. Secrets (app tokens,
-// sign-in tokens, session ids) are only ever stored as SHA-256 hex, and looked up by that hash.
-import { nextId, type Collection, type Store } from '@murmur/platform';
+// sign-in tokens, session ids, IndieAuth requests, codes and access tokens) are only ever stored as
+// SHA-256 hex, and looked up by that hash.
+import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/platform';
 
 export interface UserDoc {
   _id: number;
@@ -70,6 +71,69 @@ export interface WebSessionDoc {
   [key: string]: unknown;
 }
 
+/** A validated authorization request, waiting for the person's decision (10 min). */
+export interface AuthRequestDoc {
+  /** SHA-256 of the opaque `request` id carried by the screen's forms. */
+  _id: string;
+  clientId: string;
+  redirectUri: string;
+  /** Returned unchanged; null when the client sent none. */
+  state: string | null;
+  responseType: 'code' | 'id';
+  /** Requested scope words this server knows, in the client's order. */
+  scopes: string[];
+  codeChallenge: string | null;
+  inkwell: boolean;
+  me: string | null;
+  /** The screen's own path and query, where an emailed sign-in link brings the person back. */
+  screenPath: string;
+  createdAt: Date;
+  expiresAt: Date;
+  [key: string]: unknown;
+}
+
+/** An authorization code: bound to everything the redemption must match (10 min, single use). */
+export interface AuthCodeDoc {
+  /** SHA-256 of the code. */
+  _id: string;
+  userId: number;
+  clientId: string;
+  redirectUri: string;
+  /** Granted scopes; empty → identity only. */
+  scopes: string[];
+  codeChallenge: string | null;
+  inkwell: boolean;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+  /** Set when someone presented the code again after it was used. */
+  replayedAt: Date | null;
+  /** Hash of the access token issued from it, so a replay can revoke that token. */
+  tokenHash: string | null;
+  [key: string]: unknown;
+}
+
+export interface IndieAuthTokenDoc {
+  /** SHA-256 of the access token. */
+  _id: string;
+  userId: number;
+  clientId: string;
+  scopes: string[];
+  /** The code it was issued from. */
+  codeHash: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  [key: string]: unknown;
+}
+
+/** Server secrets made on first start and shared by every replica through the store. */
+export interface SecretDoc {
+  _id: string;
+  value: string;
+  createdAt: Date;
+  [key: string]: unknown;
+}
+
 export type ProfileFields = Partial<Pick<UserDoc, 'name' | 'fullName' | 'bio' | 'avatar' | 'plan' | 'plans'>>;
 
 export class IdentityStore {
@@ -78,6 +142,10 @@ export class IdentityStore {
   readonly signinTokens: Collection<SigninTokenDoc>;
   readonly apps: Collection<AppDoc>;
   readonly webSessions: Collection<WebSessionDoc>;
+  readonly authRequests: Collection<AuthRequestDoc>;
+  readonly authCodes: Collection<AuthCodeDoc>;
+  readonly indieAuthTokens: Collection<IndieAuthTokenDoc>;
+  readonly secrets: Collection<SecretDoc>;
 
   constructor(private readonly store: Store) {
     this.users = store.collection<UserDoc>('users');
@@ -85,6 +153,10 @@ export class IdentityStore {
     this.signinTokens = store.collection<SigninTokenDoc>('signin_tokens');
     this.apps = store.collection<AppDoc>('apps');
     this.webSessions = store.collection<WebSessionDoc>('web_sessions');
+    this.authRequests = store.collection<AuthRequestDoc>('indieauth_requests');
+    this.authCodes = store.collection<AuthCodeDoc>('indieauth_codes');
+    this.indieAuthTokens = store.collection<IndieAuthTokenDoc>('indieauth_tokens');
+    this.secrets = store.collection<SecretDoc>('secrets');
   }
 
   async createIndexes(): Promise<void> {
@@ -97,6 +169,11 @@ export class IdentityStore {
     await this.signinTokens.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 86_400 });
     await this.apps.createIndex({ appName: 1 }, { unique: true });
     await this.webSessions.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    await this.authRequests.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    // Kept a day past expiry: a replayed code must still be recognised to revoke its token.
+    await this.authCodes.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 86_400 });
+    await this.indieAuthTokens.createIndex({ userId: 1 });
+    await this.indieAuthTokens.createIndex({ codeHash: 1 });
   }
 
   // users
@@ -221,5 +298,79 @@ export class IdentityStore {
 
   liveWebSession(hash: string, now: Date): Promise<WebSessionDoc | null> {
     return this.webSessions.findOne({ _id: hash, expiresAt: { $gt: now } });
+  }
+
+  deleteWebSession(hash: string): Promise<unknown> {
+    return this.webSessions.deleteOne({ _id: hash });
+  }
+
+  // IndieAuth: pending requests, codes, access tokens
+
+  insertAuthRequest(request: AuthRequestDoc): Promise<AuthRequestDoc> {
+    return this.authRequests.insertOne(request);
+  }
+
+  liveAuthRequest(hash: string, now: Date): Promise<AuthRequestDoc | null> {
+    return this.authRequests.findOne({ _id: hash, expiresAt: { $gt: now } });
+  }
+
+  /** Removes a request once decided, so one screen yields one code. True when it was still there. */
+  async takeAuthRequest(hash: string): Promise<boolean> {
+    return (await this.authRequests.deleteOne({ _id: hash })).deletedCount > 0;
+  }
+
+  insertAuthCode(code: AuthCodeDoc): Promise<AuthCodeDoc> {
+    return this.authCodes.insertOne(code);
+  }
+
+  /** Marks an unused code as used (atomically: one redemption wins); null when it is unknown or used. */
+  claimAuthCode(hash: string, now: Date): Promise<AuthCodeDoc | null> {
+    return this.authCodes.findOneAndUpdate({ _id: hash, usedAt: null }, { $set: { usedAt: now } });
+  }
+
+  /** Records a second use; null when there is no such code at all. */
+  markAuthCodeReplayed(hash: string, now: Date): Promise<AuthCodeDoc | null> {
+    return this.authCodes.findOneAndUpdate({ _id: hash }, { $set: { replayedAt: now } });
+  }
+
+  /** Remembers the token issued from a code; returns the code as it is now. */
+  recordCodeToken(hash: string, tokenHash: string): Promise<AuthCodeDoc | null> {
+    return this.authCodes.findOneAndUpdate({ _id: hash }, { $set: { tokenHash } });
+  }
+
+  insertIndieAuthToken(token: IndieAuthTokenDoc): Promise<IndieAuthTokenDoc> {
+    return this.indieAuthTokens.insertOne(token);
+  }
+
+  indieAuthTokenByHash(hash: string): Promise<IndieAuthTokenDoc | null> {
+    return this.indieAuthTokens.findOne({ _id: hash });
+  }
+
+  /** The token as it was just revoked, or null when it was unknown or already revoked. */
+  revokeIndieAuthToken(hash: string, now: Date): Promise<IndieAuthTokenDoc | null> {
+    return this.indieAuthTokens.findOneAndUpdate(
+      { _id: hash, revokedAt: null },
+      { $set: { revokedAt: now } },
+    );
+  }
+
+  indieAuthTokensOfCode(codeHash: string): Promise<IndieAuthTokenDoc[]> {
+    return this.indieAuthTokens.find({ codeHash });
+  }
+
+  // secrets
+
+  /** The named secret; the first replica to ask creates it, every other one reads that same value. */
+  async sharedSecret(name: string, make: () => string, now: Date): Promise<string> {
+    const existing = await this.secrets.findOne({ _id: name });
+    if (existing) return existing.value;
+    try {
+      return (await this.secrets.insertOne({ _id: name, value: make(), createdAt: now })).value;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const winner = await this.secrets.findOne({ _id: name });
+      if (!winner) throw err;
+      return winner.value;
+    }
   }
 }

@@ -7,6 +7,7 @@ import {
   startService,
   type Bus,
   type Logger,
+  type Resolver,
   type RunningService,
   type Store,
 } from '@murmur/platform';
@@ -24,6 +25,10 @@ export const COLLECTIONS = [
   'signin_tokens',
   'apps',
   'web_sessions',
+  'indieauth_requests',
+  'indieauth_codes',
+  'indieauth_tokens',
+  'secrets',
   'jobs',
   'counters',
   'ratelimits',
@@ -61,6 +66,8 @@ const RELAXED_LIMITS = {
   SIGNIN_LIMIT_PER_EMAIL_PER_HOUR: '1000',
   SIGNIN_LIMIT_PER_IP_PER_HOUR: '1000',
   ACCOUNT_LIMIT_PER_IP_PER_MINUTE: '1000',
+  INDIEAUTH_SCREEN_LIMIT_PER_IP_PER_MINUTE: '1000',
+  INDIEAUTH_REDEEM_LIMIT_PER_IP_PER_MINUTE: '1000',
 };
 
 export interface HarnessOptions {
@@ -68,6 +75,8 @@ export interface HarnessOptions {
   defaultLimits?: boolean;
   /** Default: silent. */
   logger?: Logger;
+  /** Resolver of the service's outbound fetches (IndieAuth client pages on made-up hosts). */
+  resolve?: Resolver;
 }
 
 export async function startIdentity(
@@ -80,23 +89,26 @@ export async function startIdentity(
   const store = await openStore('memory:', { service: 'identity' });
   const busUrl = `memory:identity-test-${randomUUID()}`;
   const bus = await connectBus(busUrl, { service: 'identity', logger });
-  const service = await startService(createIdentityService({ now: clock.now }), {
-    env: {
-      STORE_URL: 'memory:',
-      BUS_URL: busUrl,
-      MAIL_URL: capture.url,
-      MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
-      PUBLIC_URL,
-      LOG_LEVEL: 'silent',
-      ...(options.defaultLimits ? {} : RELAXED_LIMITS),
-      ...env,
+  const service = await startService(
+    createIdentityService({ now: clock.now, ...(options.resolve ? { resolve: options.resolve } : {}) }),
+    {
+      env: {
+        STORE_URL: 'memory:',
+        BUS_URL: busUrl,
+        MAIL_URL: capture.url,
+        MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
+        PUBLIC_URL,
+        LOG_LEVEL: 'silent',
+        ...(options.defaultLimits ? {} : RELAXED_LIMITS),
+        ...env,
+      },
+      store,
+      bus,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
     },
-    store,
-    bus,
-    logger,
-    port: 0,
-    host: '127.0.0.1',
-  });
+  );
 
   const inject = (options: TestRequest) => send(service.url, options);
   const admin = (method: string, url: string, payload?: unknown) =>

@@ -1,25 +1,26 @@
 // What identity answers on the bus: token checks for every service's auth hook, XML-RPC logins,
 // and user look-ups. Unknown and revoked look identical to callers.
-import { identity, SCOPES } from '@murmur/contracts';
+import { identity } from '@murmur/contracts';
 import type { Subscription } from '@murmur/platform';
 import { publicUser } from './account.js';
 import type { IdentityContext } from './context.js';
+import { activeToken } from './indieauth-tokens.js';
 import { activeAppToken, recordTokenUse } from './tokens.js';
 
 export async function answerBusRequests(ctx: IdentityContext): Promise<Subscription[]> {
   return Promise.all([
     ctx.bus.handle(identity.tokenVerify, async ({ token }) => {
-      const active = await activeAppToken(ctx, token);
+      // App tokens and IndieAuth access tokens alike: every service's Bearer check lands here.
+      const active = await activeToken(ctx, token);
       if (!active) return { active: false as const };
-      await recordTokenUse(ctx, active.token);
       return {
         active: true as const,
         userId: active.user._id,
         username: active.user.username,
-        kind: active.token.kind,
-        scopes: [...SCOPES],
-        clientId: '',
-        tokenHash: active.token.hash,
+        kind: active.kind,
+        scopes: active.scopes,
+        clientId: active.clientId,
+        tokenHash: active.hash,
       };
     }),
 

@@ -3,6 +3,7 @@ import type { Bus, JobQueue, Logger } from '@murmur/platform';
 import type { IdentityConfig } from '../config.js';
 import type { IdentityStore } from '../store.js';
 import type { AppleKeys } from './apple-keys.js';
+import type { ClientInfoLoader } from './client-info.js';
 import type { AccountLimits } from './limits.js';
 
 export interface IdentityContext {
@@ -13,6 +14,10 @@ export interface IdentityContext {
   logger: Logger;
   limits: AccountLimits;
   appleKeys: AppleKeys;
+  /** What IndieAuth clients publish at their client_id (cached). */
+  clientInfo: ClientInfoLoader;
+  /** Key of the CSRF tokens of the browser forms, shared by every replica through the store. */
+  csrfSecret: string;
   /** The clock every lifetime (sign-in tokens, sessions, Apple `exp`, rate windows) is measured against. */
   now: () => Date;
 }

@@ -1,4 +1,4 @@
-// Rate limits of security.md §5 for the account endpoints. Store-backed, so every replica counts
+// Rate limits of security.md §5 for the account and IndieAuth endpoints. Store-backed, so every replica counts
 // against the same allowance. Sliding windows, so a burst across a window boundary still counts as
 // one burst. Emails are counted under their hash: the counters need no addresses.
 import {
@@ -19,14 +19,18 @@ export interface AccountLimits {
   verifyPerIp: StoreRateLimiter;
   applePerIp: StoreRateLimiter;
   webSigninPerIp: StoreRateLimiter;
+  /** The IndieAuth screens: authorization, approve, sign-in form. */
+  indieAuthScreenPerIp: StoreRateLimiter;
+  /** IndieAuth code redemption and revocation. */
+  indieAuthRedeemPerIp: StoreRateLimiter;
 }
 
 export function createAccountLimits(store: Store, config: IdentityConfig, now: () => Date): AccountLimits {
   const clock = () => now().getTime();
-  const perMinute = (name: string) =>
+  const perMinute = (name: string, max = config.ACCOUNT_LIMIT_PER_IP_PER_MINUTE) =>
     createStoreRateLimiter(store, {
       name,
-      max: config.ACCOUNT_LIMIT_PER_IP_PER_MINUTE,
+      max,
       windowMs: MINUTE_MS,
       mode: 'sliding',
       now: clock,
@@ -49,6 +53,8 @@ export function createAccountLimits(store: Store, config: IdentityConfig, now: (
     verifyPerIp: perMinute('verify-ip'),
     applePerIp: perMinute('apple-ip'),
     webSigninPerIp: perMinute('signin-web-ip'),
+    indieAuthScreenPerIp: perMinute('indieauth-screen-ip', config.INDIEAUTH_SCREEN_LIMIT_PER_IP_PER_MINUTE),
+    indieAuthRedeemPerIp: perMinute('indieauth-redeem-ip', config.INDIEAUTH_REDEEM_LIMIT_PER_IP_PER_MINUTE),
   };
 }
 

@@ -1,5 +1,5 @@
 // Browser sessions created by /account/signin/web. The cookie carries a random id; the store keeps
-// only its hash. IndieAuth's consent screen will read the same sessions.
+// only its hash. The IndieAuth consent screen reads the same sessions.
 import { randomToken, sha256Hex } from '@murmur/platform';
 import type { UserDoc } from '../store.js';
 import type { IdentityContext } from './context.js';
@@ -62,4 +62,22 @@ export function readCookie(header: string | undefined, name: string): string | u
     if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
+}
+
+/** Signing out: the session stops working everywhere, whatever the browser keeps. */
+export async function endWebSession(ctx: IdentityContext, sessionId: string | undefined): Promise<void> {
+  if (sessionId) await ctx.store.deleteWebSession(sha256Hex(sessionId));
+}
+
+/** A Set-Cookie that makes the browser drop the session cookie. */
+export function clearedSessionCookie(secure: boolean): string {
+  const attributes = [
+    'Max-Age=0',
+    'Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+  ];
+  if (secure) attributes.push('Secure');
+  return `${SESSION_COOKIE}=; ${attributes.join('; ')}`;
 }

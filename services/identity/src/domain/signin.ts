@@ -18,6 +18,8 @@ const signinMailJobSchema = z.object({
   appName: z.string().nullable(),
   redirectUrl: z.string().nullable(),
   isMobile: z.boolean(),
+  /** A same-origin path the web sign-in returns to (the IndieAuth screen); absent in older jobs. */
+  returnTo: z.string().nullable().optional(),
 });
 export type SigninMailJob = z.infer<typeof signinMailJobSchema>;
 
@@ -29,10 +31,11 @@ export async function requestSigninEmail(
   email: string,
   target: SigninTarget,
   isMobile: boolean,
+  returnTo: string | null = null,
 ): Promise<void> {
   const user = await ctx.store.userByEmail(email);
   if (!user) return;
-  const job: SigninMailJob = { userId: user._id, ...target, isMobile };
+  const job: SigninMailJob = { userId: user._id, ...target, isMobile, returnTo };
   await ctx.jobs.enqueue(SIGNIN_MAIL_JOB, job);
 }
 
@@ -41,16 +44,27 @@ export async function sendSigninEmail(ctx: IdentityContext, mailer: Mailer, payl
   const user = await ctx.store.userById(job.userId);
   if (!user?.email) return;
   const token = await issueSigninToken(ctx, { purpose: 'signin', userId: user._id, appName: job.appName });
-  const link = signinLink(ctx.config.PUBLIC_URL, job.redirectUrl, token);
+  const link = signinLink(ctx.config.PUBLIC_URL, job.redirectUrl, token, job.returnTo ?? null);
   const messageId = await mailer.send(
     signinEmail(user.email, link, job.isMobile, ctx.config.SIGNIN_TOKEN_TTL_MINUTES),
   );
   ctx.logger.info({ userId: user._id, mobile: job.isMobile, messageId }, 'sign-in email sent');
 }
 
-/** `redirect_url` plus `token=…` (kept before any fragment), or the web sign-in page. */
-export function signinLink(publicUrl: string, redirectUrl: string | null, token: string): string {
-  if (redirectUrl === null) return `${publicUrl}/account/signin/web?token=${token}`;
+/**
+ * `redirect_url` plus `token=…` (kept before any fragment), or the web sign-in page — with
+ * `return_to` when the sign-in started on a page of ours (the IndieAuth screen).
+ */
+export function signinLink(
+  publicUrl: string,
+  redirectUrl: string | null,
+  token: string,
+  returnTo: string | null = null,
+): string {
+  if (redirectUrl === null) {
+    const back = returnTo === null ? '' : `&return_to=${encodeURIComponent(returnTo)}`;
+    return `${publicUrl}/account/signin/web?token=${token}${back}`;
+  }
   const hashAt = redirectUrl.indexOf('#');
   const base = hashAt === -1 ? redirectUrl : redirectUrl.slice(0, hashAt);
   const fragment = hashAt === -1 ? '' : redirectUrl.slice(hashAt);

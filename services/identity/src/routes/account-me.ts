@@ -1,7 +1,7 @@
 // GET /account/me (beyond the interface): the account of the Bearer token, checked through the
 // platform's auth hook like any other service would — so it also proves revocation reaches that hook.
 import type { FastifyInstance } from 'fastify';
-import { defineRoute, unauthorized } from '@murmur/platform';
+import { defineRoute, hasScope, InsufficientScopeError, unauthorized } from '@murmur/platform';
 import { accountObject } from '../domain/account.js';
 import type { IdentityContext } from '../domain/context.js';
 import { accountWithoutTokenSchema } from './schemas.js';
@@ -13,6 +13,8 @@ export function registerMeRoute(scope: FastifyInstance, ctx: IdentityContext): v
     auth: 'required',
     response: { 200: accountWithoutTokenSchema },
     handler: async ({ auth }) => {
+      // The account is profile data: an IndieAuth token needs `profile` or `read` (which `create` implies).
+      if (!hasScope(auth, 'profile') && !hasScope(auth, 'read')) throw new InsufficientScopeError('profile');
       const user = await ctx.store.userById(auth.userId);
       if (!user) throw unauthorized();
       return accountObject(user, ctx.config.PUBLIC_URL);

@@ -47,3 +47,21 @@ export const patchText = (max: number) =>
     .unknown()
     .transform((raw, ctx): string => text(last(raw), max, ctx))
     .optional();
+
+/**
+ * One parameter of a merged parameter record as the client sent it: the last value of a repeated
+ * name, JSON numbers and booleans as text, untrimmed (IndieAuth's `state` must come back unchanged);
+ * absent or empty → undefined.
+ */
+export function rawParam(params: Record<string, unknown>, name: string): string | undefined {
+  const v = last(params[name]);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Every value of a parameter that may repeat (checkboxes): undefined when the name is absent. */
+export function allParams(params: Record<string, unknown>, name: string): string[] | undefined {
+  const v = params[name];
+  if (v === undefined || v === null) return undefined;
+  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
+}

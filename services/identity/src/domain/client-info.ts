@@ -1,0 +1,190 @@
+// What a client says about itself at its client_id URL (IndieAuth "Client Information Discovery"):
+// a JSON client metadata document, or an HTML page with an h-app and rel=redirect_uri links, plus
+// `Link: <…>; rel="redirect_uri"` headers. Fetched through the safe fetcher with the client_id
+// budget (security.md §1) and remembered for a day, so a busy screen does not hammer the client.
+import { mf2 } from 'microformats-parser';
+import { FETCH_LIMITS, FetchError, type Logger, type SafeFetcher } from '@murmur/platform';
+import { isLoopbackHost, sameUrl } from './indieauth-urls.js';
+
+export interface ClientInfo {
+  /** `client_name` or the h-app's name; null when the client did not say. */
+  name: string | null;
+  /** An https (or data:image) logo the screen may show under its CSP; null otherwise. */
+  logo: string | null;
+  /** Redirect URLs the client published, absolute. */
+  redirectUris: string[];
+}
+
+const NOTHING: ClientInfo = { name: null, logo: null, redirectUris: [] };
+const SUCCESS_TTL_MS = 24 * 3_600_000;
+/** A client that is down is asked again soon, not tomorrow. */
+const FAILURE_TTL_MS = 60_000;
+const MAX_ENTRIES = 1_000;
+const MAX_NAME_LENGTH = 100;
+
+export interface ClientInfoLoaderOptions {
+  fetcher: SafeFetcher;
+  logger: Logger;
+  now: () => Date;
+}
+
+export class ClientInfoLoader {
+  private readonly cache = new Map<string, { info: ClientInfo; expiresAt: number }>();
+
+  constructor(private readonly options: ClientInfoLoaderOptions) {}
+
+  /** Never throws: a client whose page cannot be read simply published nothing. */
+  async load(clientId: URL): Promise<ClientInfo> {
+    if (isLoopbackHost(clientId.hostname)) return NOTHING;
+    const key = clientId.href;
+    const now = this.options.now().getTime();
+    const hit = this.cache.get(key);
+    if (hit && hit.expiresAt > now) return hit.info;
+    const { info, ok } = await this.fetchInfo(clientId);
+    this.remember(key, info, now + (ok ? SUCCESS_TTL_MS : FAILURE_TTL_MS));
+    return info;
+  }
+
+  private async fetchInfo(clientId: URL): Promise<{ info: ClientInfo; ok: boolean }> {
+    try {
+      const res = await this.options.fetcher.fetch(clientId, {
+        ...FETCH_LIMITS.clientId,
+        accept: 'application/json, text/html;q=0.9, */*;q=0.1',
+      });
+      if (res.status < 200 || res.status > 299) return { info: NOTHING, ok: false };
+      return {
+        info: parseClientPage(clientId.href, res.url, res.headers, res.body.toString('utf8')),
+        ok: true,
+      };
+    } catch (err) {
+      if (!(err instanceof FetchError)) throw err;
+      this.options.logger.info({ clientId: clientId.href, reason: err.message }, 'client_id page not read');
+      return { info: NOTHING, ok: false };
+    }
+  }
+
+  private remember(key: string, info: ClientInfo, expiresAt: number): void {
+    this.cache.delete(key);
+    while (this.cache.size >= MAX_ENTRIES) {
+      const oldest = this.cache.keys().next();
+      if (oldest.done) break;
+      this.cache.delete(oldest.value);
+    }
+    this.cache.set(key, { info, expiresAt });
+  }
+}
+
+/** Reads a fetched client_id page. `finalUrl` (after redirects) is the base of relative URLs. */
+export function parseClientPage(
+  clientId: string,
+  finalUrl: string,
+  headers: Record<string, string>,
+  body: string,
+): ClientInfo {
+  const fromHeader = linkHeaderUrls(headers.link ?? '', 'redirect_uri', finalUrl);
+  const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || type.endsWith('+json')) {
+    return withRedirects(parseMetadataDocument(clientId, finalUrl, body), fromHeader);
+  }
+  if (type === 'text/html' || type === 'application/xhtml+xml' || type === '') {
+    return withRedirects(parseHtmlPage(clientId, finalUrl, body), fromHeader);
+  }
+  return { ...NOTHING, redirectUris: fromHeader };
+}
+
+function withRedirects(info: ClientInfo, more: string[]): ClientInfo {
+  return { ...info, redirectUris: [...new Set([...info.redirectUris, ...more])] };
+}
+
+/** A JSON document counts only when its `client_id` is the URL it was fetched for. */
+function parseMetadataDocument(clientId: string, base: string, body: string): ClientInfo {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(body);
+  } catch {
+    return NOTHING;
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return NOTHING;
+  const meta = doc as Record<string, unknown>;
+  if (typeof meta.client_id !== 'string' || !sameUrl(meta.client_id, clientId)) return NOTHING;
+  const redirects = Array.isArray(meta.redirect_uris)
+    ? meta.redirect_uris.filter((u): u is string => typeof u === 'string')
+    : [];
+  return {
+    name: cleanName(meta.client_name),
+    logo: displayableLogo(typeof meta.logo_uri === 'string' ? resolve(meta.logo_uri, base) : null),
+    redirectUris: redirects.map((u) => resolve(u, base)).filter((u): u is string => u !== null),
+  };
+}
+
+/** microformats-parser gives up on documents whose body is empty; one element in it is enough. */
+function parseMicroformats(body: string, base: string): ReturnType<typeof mf2> | null {
+  for (const html of [body, `${body}<p></p>`]) {
+    try {
+      return mf2(html, { baseUrl: base });
+    } catch {
+      /* try the padded document, then give up */
+    }
+  }
+  return null;
+}
+
+function parseHtmlPage(clientId: string, base: string, body: string): ClientInfo {
+  const parsed = parseMicroformats(body, base);
+  if (!parsed) return NOTHING;
+  const apps = parsed.items.filter((item) => item.type?.some((t) => t === 'h-app' || t === 'h-x-app'));
+  // Prefer the h-app that says it is this client; a page may describe several apps.
+  const app =
+    apps.find(
+      (a) => firstText(a.properties.url) !== null && sameUrl(firstText(a.properties.url)!, clientId),
+    ) ?? apps[0];
+  return {
+    name: app ? cleanName(firstText(app.properties.name)) : null,
+    logo: app ? displayableLogo(firstText(app.properties.logo) ?? firstText(app.properties.photo)) : null,
+    redirectUris: parsed.rels.redirect_uri ?? [],
+  };
+}
+
+function firstText(values: unknown[] | undefined): string | null {
+  const v = values?.[0];
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object' && 'value' in v && typeof v.value === 'string') return v.value;
+  return null;
+}
+
+function cleanName(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const name = value.replace(/\s+/g, ' ').trim();
+  return name === '' ? null : name.slice(0, MAX_NAME_LENGTH);
+}
+
+/** The screen's CSP allows https: and data: images only; anything else is not shown. */
+function displayableLogo(url: string | null): string | null {
+  if (url === null) return null;
+  if (url.startsWith('https://')) return url;
+  if (/^data:image\/(png|gif|jpeg|webp);base64,[A-Za-z0-9+/=]+$/.test(url) && url.length <= 64 * 1024)
+    return url;
+  return null;
+}
+
+function resolve(url: string, base: string): string | null {
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return null;
+  }
+}
+
+/** The URLs of `Link` header entries with relation `rel`, resolved against `base`. */
+export function linkHeaderUrls(header: string, rel: string, base: string): string[] {
+  const urls: string[] = [];
+  for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*[^,;<]+)*)/g)) {
+    const params = match[2] ?? '';
+    const relParam = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(params);
+    const rels = (relParam?.[1] ?? relParam?.[2] ?? '').toLowerCase().split(/\s+/);
+    if (!rels.includes(rel)) continue;
+    const url = resolve(match[1]!, base);
+    if (url !== null) urls.push(url);
+  }
+  return urls;
+}

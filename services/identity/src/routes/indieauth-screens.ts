@@ -1,0 +1,240 @@
+// The browser side of IndieAuth: the authorization screen, the consent form's answer, the emailed
+// sign-in that brings the person back to the screen, and sign-out. Errors here are pages for a
+// person, never JSON and never a redirect to an untrusted URI.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { defineRoute, type ParamRecord } from '@murmur/platform';
+import {
+  decideAuthorization,
+  openAuthorizationRequest,
+  pendingRequest,
+  SCREEN_PATH,
+  type AuthorizationParams,
+} from '../domain/authorization.js';
+import type { IdentityContext } from '../domain/context.js';
+import { csrfToken, csrfTokenValid } from '../domain/csrf.js';
+import { parseEmail } from '../domain/emails.js';
+import { emailLimitKey, enforceLimit } from '../domain/limits.js';
+import { meUrl } from '../domain/profile.js';
+import {
+  clearedSessionCookie,
+  endWebSession,
+  readCookie,
+  safeReturnTo,
+  SESSION_COOKIE,
+  webSessionUser,
+} from '../domain/sessions.js';
+import { requestSigninEmail } from '../domain/signin.js';
+import type { AuthRequestDoc, UserDoc } from '../store.js';
+import { SCREEN_CSS, sendHtml, STYLESHEET_PATH } from './html.js';
+import {
+  checkEmailScreen,
+  consentScreen,
+  messageScreen,
+  signinScreen,
+  type ScreenClient,
+} from './indieauth-views.js';
+import { allParams, rawParam } from './params.js';
+
+const SCREEN_LIMIT_MESSAGE = 'Too many requests from your network. Wait a minute and try again.';
+const START_AGAIN = 'Go back to the app you came from and start signing in again.';
+
+export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: IdentityContext): void {
+  const secureCookie = ctx.config.PUBLIC_URL.startsWith('https:');
+
+  async function sessionOf(request: FastifyRequest): Promise<{ sessionId: string; user: UserDoc } | null> {
+    const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
+    const user = await webSessionUser(ctx, sessionId);
+    return user && sessionId ? { sessionId, user } : null;
+  }
+
+  async function screenFor(request: AuthRequestDoc, requestId: string): Promise<ScreenClient> {
+    return { request, requestId, client: await ctx.clientInfo.load(new URL(request.clientId)) };
+  }
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: SCREEN_PATH,
+    errorStyle: 'html',
+    handler: async ({ input, request, reply }) => {
+      await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
+      const outcome = await openAuthorizationRequest(ctx, authorizationParams(input));
+      if (outcome.kind === 'invalid') {
+        return sendHtml(
+          reply,
+          400,
+          messageScreen('This sign-in request is not valid', [
+            outcome.message,
+            `${START_AGAIN} If it keeps happening, tell the app's developer.`,
+          ]),
+        );
+      }
+      if (outcome.kind === 'redirect') {
+        return reply.header('cache-control', 'no-store').redirect(outcome.location, 302);
+      }
+      const screen: ScreenClient = outcome;
+      const session = await sessionOf(request);
+      if (!session) return sendHtml(reply, 200, signinScreen(screen));
+      return sendHtml(
+        reply,
+        200,
+        consentScreen(screen, {
+          user: session.user,
+          me: meUrl(session.user, ctx.config.PUBLIC_URL),
+          csrf: csrfToken(ctx.csrfSecret, session.sessionId, `approve:${outcome.requestId}`),
+          signoutCsrf: csrfToken(ctx.csrfSecret, session.sessionId, 'signout'),
+        }),
+      );
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'POST',
+    url: '/indieauth/approve',
+    errorStyle: 'html',
+    handler: async ({ input, request, reply }) => {
+      await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
+      const requestId = rawParam(input, 'request');
+      const session = await sessionOf(request);
+      if (!session) {
+        const pending = requestId ? await pendingRequest(ctx, requestId) : null;
+        const page = pending
+          ? signinScreen(await screenFor(pending, requestId!), {
+              error: 'You are not signed in (any more). Sign in to continue.',
+            })
+          : messageScreen('You are not signed in', [START_AGAIN]);
+        return sendHtml(reply, 401, page);
+      }
+      const csrf = rawParam(input, 'csrf');
+      if (!requestId || !csrfTokenValid(ctx.csrfSecret, session.sessionId, `approve:${requestId}`, csrf)) {
+        return sendHtml(
+          reply,
+          403,
+          messageScreen('This form cannot be accepted', [
+            'It was not sent from the sign-in screen of your current session.',
+            START_AGAIN,
+          ]),
+        );
+      }
+      const deny = rawParam(input, 'deny');
+      const location = await decideAuthorization(ctx, requestId, session.user, {
+        deny: deny !== undefined && deny !== '0',
+        ticked: tickedScopes(input),
+      });
+      if (location === null) {
+        return sendHtml(
+          reply,
+          400,
+          messageScreen('This sign-in request has expired', [
+            'Sign-in requests last ten minutes and can be answered once.',
+            START_AGAIN,
+          ]),
+        );
+      }
+      return reply.header('cache-control', 'no-store').redirect(location, 302);
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'POST',
+    url: '/indieauth/signin',
+    errorStyle: 'html',
+    handler: async ({ input, request, reply }) => {
+      await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
+      const requestId = rawParam(input, 'request');
+      const pending = requestId ? await pendingRequest(ctx, requestId) : null;
+      if (!pending) {
+        return sendHtml(
+          reply,
+          400,
+          messageScreen('This sign-in request has expired', [
+            'Sign-in requests last ten minutes.',
+            START_AGAIN,
+          ]),
+        );
+      }
+      const screen = await screenFor(pending, requestId!);
+      const typed = rawParam(input, 'email') ?? '';
+      const email = parseEmail(typed);
+      if (email === null) {
+        return sendHtml(
+          reply,
+          400,
+          signinScreen(screen, { email: typed, error: 'Enter a valid email address.' }),
+        );
+      }
+      // The same allowances as /account/signin: they protect the same mailboxes.
+      await enforceLimit(
+        ctx.limits.signinPerIp,
+        request.ip,
+        'Too many sign-in requests from this address. Try again later.',
+      );
+      await enforceLimit(
+        ctx.limits.signinPerEmail,
+        emailLimitKey(email),
+        'Too many sign-in requests for this email address. Try again later.',
+      );
+      // The link returns to the screen's own URL, so it works even after this request has expired.
+      const returnTo = safeReturnTo(pending.screenPath) === pending.screenPath ? pending.screenPath : null;
+      await requestSigninEmail(ctx, email, { appName: null, redirectUrl: null }, false, returnTo);
+      return sendHtml(reply, 200, checkEmailScreen(screen, email, ctx.config.SIGNIN_TOKEN_TTL_MINUTES));
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'POST',
+    url: '/account/signout',
+    errorStyle: 'html',
+    handler: async ({ input, request, reply }) => {
+      const session = await sessionOf(request);
+      if (session) {
+        if (!csrfTokenValid(ctx.csrfSecret, session.sessionId, 'signout', rawParam(input, 'csrf'))) {
+          return sendHtml(
+            reply,
+            403,
+            messageScreen('This form cannot be accepted', ['Sign out from a page of this site.']),
+          );
+        }
+        await endWebSession(ctx, session.sessionId);
+        request.log.info({ userId: session.user._id }, 'web session ended');
+      }
+      return reply
+        .header('set-cookie', clearedSessionCookie(secureCookie))
+        .header('cache-control', 'no-store')
+        .redirect(safeReturnTo(rawParam(input, 'return_to')), 302);
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: STYLESHEET_PATH,
+    handler: async ({ reply }) =>
+      reply
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'public, max-age=86400')
+        .type('text/css; charset=utf-8')
+        .send(SCREEN_CSS),
+  });
+}
+
+function authorizationParams(input: ParamRecord): AuthorizationParams {
+  return {
+    client_id: rawParam(input, 'client_id'),
+    redirect_uri: rawParam(input, 'redirect_uri'),
+    state: rawParam(input, 'state'),
+    response_type: rawParam(input, 'response_type'),
+    scope: rawParam(input, 'scope'),
+    me: rawParam(input, 'me'),
+    code_challenge: rawParam(input, 'code_challenge'),
+    code_challenge_method: rawParam(input, 'code_challenge_method'),
+    inkwell: rawParam(input, 'inkwell'),
+  };
+}
+
+/**
+ * The ticked scopes. The form always sends an empty `scope` next to its checkboxes, so "all boxes
+ * unticked" arrives as an empty list; a client that sends no `scope` at all approves what it asked for.
+ */
+function tickedScopes(input: ParamRecord): string[] | undefined {
+  const values = allParams(input, 'scope');
+  return values?.flatMap((v) => v.split(/\s+/)).filter((w) => w !== '');
+}
