@@ -138,6 +138,9 @@ export const routeTable: readonly RouteEntry[] = Object.freeze([
 
   // push
   { pattern: '/users/push/*', service: 'push', errorStyle: 'simple' },
+
+  // Last, so every named prefix above wins: the page behind a user's IndieAuth `me` (identity.md).
+  { pattern: '/{username}/', methods: READ, service: 'identity', errorStyle: 'simple' },
 ] satisfies RouteEntry[]);
 
 function publicRead(service: ServiceName) {
@@ -169,37 +172,47 @@ export function compilePattern(pattern: string): RegExp {
   return new RegExp(`^${source}${prefix ? '(?:/.*)?' : ''}$`);
 }
 
-/** `/feeds/v2/x` → `feeds`; every pattern starts with a literal segment, so it can index the table. */
+/** `/feeds/v2/x` → `feeds`; patterns starting with a literal segment are indexed by it. */
 function firstSegment(path: string): string {
   const end = path.indexOf('/', 1);
   return end === -1 ? path.slice(1) : path.slice(1, end);
 }
 
 // Entries grouped by first path segment, each group in table order: a lookup tests only the few
-// entries that could match instead of the whole table.
+// entries that could match instead of the whole table. Entries whose first segment is a parameter
+// (`/{username}/`) come last in the table and are tried after the literal group, in table order.
 const byFirstSegment = new Map<string, CompiledEntry[]>();
+const parameterFirst: CompiledEntry[] = [];
 for (const entry of routeTable) {
   const key = firstSegment(entry.pattern);
-  if (key.includes('{')) throw new Error(`route pattern ${entry.pattern} must start with a literal segment`);
-  const group = byFirstSegment.get(key) ?? [];
-  group.push({
+  const compiled = {
     entry,
     regex: compilePattern(entry.pattern),
     methods: entry.methods ? new Set(entry.methods) : null,
-  });
+  };
+  if (key.startsWith('{')) {
+    parameterFirst.push(compiled);
+    continue;
+  }
+  if (parameterFirst.length > 0) throw new Error(`route ${entry.pattern} must come before /{param} routes`);
+  const group = byFirstSegment.get(key) ?? [];
+  group.push(compiled);
   byFirstSegment.set(key, group);
+}
+
+function firstMatch(group: readonly CompiledEntry[], method: string, pathname: string): RouteEntry | null {
+  for (const c of group) {
+    if (c.methods && !c.methods.has(method)) continue;
+    if (c.regex.test(pathname)) return c.entry;
+  }
+  return null;
 }
 
 /** The entry that serves `method path` (query string ignored), or null when no service owns the path. */
 export function resolveRoute(method: string, path: string): RouteEntry | null {
   const q = path.indexOf('?');
   const pathname = q === -1 ? path : path.slice(0, q);
-  const group = byFirstSegment.get(firstSegment(pathname));
-  if (!group) return null;
   const m = method.toUpperCase();
-  for (const c of group) {
-    if (c.methods && !c.methods.has(m)) continue;
-    if (c.regex.test(pathname)) return c.entry;
-  }
-  return null;
+  const group = byFirstSegment.get(firstSegment(pathname));
+  return (group && firstMatch(group, m, pathname)) ?? firstMatch(parameterFirst, m, pathname);
 }

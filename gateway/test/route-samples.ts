@@ -33,6 +33,7 @@ export const samples: readonly Sample[] = [
   { method: 'GET', path: '/account/signin/web?token=abc&return_to=%2F', service: 'identity' },
   { method: 'GET', path: '/account/avatar/ada.svg', service: 'identity' },
   { method: 'GET', path: '/', service: 'identity' },
+  { method: 'GET', path: '/ada/', service: 'identity' },
   { method: 'GET', path: '/account/me', service: 'identity' },
   {
     method: 'GET',

@@ -15,6 +15,7 @@ import { registerAdminTokenRoutes } from './routes/admin-tokens.js';
 import { registerAdminUserRoutes } from './routes/admin-users.js';
 import { registerIndieAuthScreenRoutes } from './routes/indieauth-screens.js';
 import { registerIndieAuthTokenRoutes } from './routes/indieauth-token.js';
+import { registerProfilePageRoute } from './routes/profile-page.js';
 
 export async function buildIdentityApp(ctx: IdentityContext, store: Store): Promise<FastifyInstance> {
   const app = await createHttpApp({
@@ -44,6 +45,7 @@ export async function buildIdentityApp(ctx: IdentityContext, store: Store): Prom
   await app.register(async (scope) => registerIndieAuthScreenRoutes(scope, ctx));
   // Own scope: its onRequest hook marks every token response and error no-store.
   await app.register(async (scope) => registerIndieAuthTokenRoutes(scope, ctx));
+  await app.register(async (scope) => registerProfilePageRoute(scope, ctx));
 
   // Own scope: the admin token check applies to these routes only.
   await app.register(async (scope) => {
