@@ -1,62 +1,19 @@
 // Mode 2: each service its own process with its own embedded store in a temp dir, talking over a real
 // nats-server; the gateway in a separate process in front. The same flow as the single-process test.
 import { afterAll, beforeAll, test } from '@jest/globals';
-import { describeWithNats, freePort, startNatsServer, startSmtpCapture } from '@murmur/platform/testing';
-import type { NatsServerHandle, SmtpCapture } from '@murmur/platform/testing';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describeWithNats } from '@murmur/platform/testing';
 import { runAccountFlow } from '../support/flow.js';
-import { startChild, waitReady, type ChildHandle } from '../support/processes.js';
+import { startMultiProcess, type MultiProcess } from '../support/multi-process.js';
 
 // Skipped with a visible title when nats-server is missing; a failure instead under REQUIRE_NATS=1 (CI).
 describeWithNats('multi-process over NATS', () => {
-  let nats: NatsServerHandle;
-  let smtp: SmtpCapture;
-  const children: ChildHandle[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-e2e-multi-'));
-  const adminToken = randomBytes(32).toString('base64url');
-  let gatewayUrl = '';
-
+  let murmur: MultiProcess;
   beforeAll(async () => {
-    nats = await startNatsServer();
-    smtp = await startSmtpCapture();
-    const [identityPort, gatewayPort] = [await freePort(), await freePort()];
-    const common = {
-      BUS_URL: nats.url,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-      PUBLIC_URL: 'http://murmur.test',
-      HOST: '127.0.0.1',
-    };
-    const identity = startChild('identity', 'services/identity/dist/main.js', {
-      ...common,
-      IDENTITY_PORT: String(identityPort),
-      STORE_URL: `file:${join(dataDir, 'identity-store')}`,
-      DATA_DIR: join(dataDir, 'identity-data'),
-      MAIL_URL: smtp.url,
-      MURMUR_ADMIN_TOKEN: adminToken,
-    });
-    children.push(identity);
-    const gateway = startChild('gateway', 'gateway/dist/main.js', {
-      ...common,
-      PORT: String(gatewayPort),
-      IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
-    });
-    children.push(gateway);
-    await waitReady(identity, `http://127.0.0.1:${identityPort}/readyz`);
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await waitReady(gateway, `${gatewayUrl}/readyz`);
+    murmur = await startMultiProcess();
   }, 60_000);
-
-  afterAll(async () => {
-    for (const c of children.reverse()) await c.stop();
-    await smtp?.stop();
-    await nats?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => murmur?.stop());
 
   test('200-account-flow: create, sign in by email, verify, call, revoke → 401', async () => {
-    await runAccountFlow({ gatewayUrl, adminToken, smtp });
+    await runAccountFlow(murmur);
   }, 60_000);
 });

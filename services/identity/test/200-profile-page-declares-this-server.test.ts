@@ -21,7 +21,7 @@ test('200 HTML with an h-card and the three discovery relations, as <link> and a
   ]);
   expect(parsed.rels['authorization_endpoint']).toEqual(['http://murmur.test/indieauth/auth']);
   expect(parsed.rels['token_endpoint']).toEqual(['http://murmur.test/indieauth/token']);
-  const card = parsed.items.find((i) => i.type.includes('h-card'));
+  const card = parsed.items.find((i) => i.type?.includes('h-card'));
   expect(card?.properties.url).toEqual(['http://murmur.test/ada/']);
   expect(card?.properties.nickname).toEqual(['ada']);
   expect(card?.properties.photo).toEqual(['http://murmur.test/account/avatar/ada.svg']);

@@ -1,59 +1,12 @@
 // Requests to a listening service over a real socket, read the way app.inject() would answer them.
-// (Under jest on Node 20, light-my-request cannot load its ESM-only `cookie` dependency, so inject is out.)
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { sendOverWire, type WireRequest, type WireResponse } from '@murmur/platform/testing';
 
-export interface TestRequest {
-  method?: string;
-  url: string;
-  headers?: Record<string, string>;
-  /** Objects are sent as JSON; strings as they are (JSON unless a content-type is given). */
-  payload?: string | Buffer | object;
-}
+export type TestRequest = WireRequest;
+export type TestResponse = WireResponse;
 
-export interface TestResponse {
-  statusCode: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-  json(): any;
-}
-
+/** Like sendOverWire, but a string payload is JSON unless a content type is given (most tests send JSON text). */
 export function send(baseUrl: string, options: TestRequest): Promise<TestResponse> {
-  const { hostname, port } = new URL(baseUrl);
-  const headers: Record<string, string> = { ...options.headers };
-  let body: Buffer | undefined;
-  if (Buffer.isBuffer(options.payload)) body = options.payload;
-  else if (typeof options.payload === 'string') {
-    body = Buffer.from(options.payload);
-    headers['content-type'] ??= 'application/json';
-  } else if (options.payload !== undefined) {
-    body = Buffer.from(JSON.stringify(options.payload));
-    headers['content-type'] ??= 'application/json';
-  }
-  if (body) headers['content-length'] = String(body.length);
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    const req = httpRequest(
-      { host: hostname, port, method: options.method ?? 'GET', path: options.url, headers, agent: false },
-      (res) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            statusCode: res.statusCode ?? 0,
-            headers: res.headers,
-            body: text,
-            json: () => JSON.parse(text),
-          });
-        });
-        res.on('error', reject);
-      },
-    );
-    // The server may answer (413, 415) and close before the whole body is written.
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    req.end(body);
-  });
+  const headers = { ...options.headers };
+  if (typeof options.payload === 'string') headers['content-type'] ??= 'application/json';
+  return sendOverWire(baseUrl, { ...options, headers });
 }

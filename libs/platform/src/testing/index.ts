@@ -1,6 +1,7 @@
 // Helpers for tests across the workspace. Not imported by production code.
 export { freePort } from './ports.js';
 export { testLogger } from './logger.js';
+export { sendOverWire, type WireRequest, type WireResponse } from './http.js';
 export { startSmtpCapture, type SmtpCapture, type CapturedMail } from './smtp.js';
 export {
   startNatsServer,

@@ -1,0 +1,64 @@
+// The distributed mode for end-to-end tests: a nats-server of the test's own, identity as its own
+// process with an embedded store in a temp dir, and the gateway as another process in front.
+import { freePort, startNatsServer, startSmtpCapture } from '@murmur/platform/testing';
+import type { NatsServerHandle, SmtpCapture } from '@murmur/platform/testing';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startChild, waitReady, type ChildHandle } from './processes.js';
+
+export interface MultiProcess {
+  gatewayUrl: string;
+  adminToken: string;
+  publicUrl: string;
+  smtp: SmtpCapture;
+  stop(): Promise<void>;
+}
+
+export async function startMultiProcess(publicUrl = 'http://murmur.test'): Promise<MultiProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-e2e-multi-'));
+  const adminToken = randomBytes(32).toString('base64url');
+  const children: ChildHandle[] = [];
+  let nats: NatsServerHandle | undefined;
+  let smtp: SmtpCapture | undefined;
+  const stop = async () => {
+    for (const c of children.reverse()) await c.stop();
+    await smtp?.stop();
+    await nats?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    nats = await startNatsServer();
+    smtp = await startSmtpCapture();
+    const [identityPort, gatewayPort] = [await freePort(), await freePort()];
+    const common = {
+      BUS_URL: nats.url,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      PUBLIC_URL: publicUrl,
+      HOST: '127.0.0.1',
+    };
+    const identity = startChild('identity', 'services/identity/dist/main.js', {
+      ...common,
+      IDENTITY_PORT: String(identityPort),
+      STORE_URL: `file:${join(dataDir, 'identity-store')}`,
+      DATA_DIR: join(dataDir, 'identity-data'),
+      MAIL_URL: smtp.url,
+      MURMUR_ADMIN_TOKEN: adminToken,
+    });
+    children.push(identity);
+    const gateway = startChild('gateway', 'gateway/dist/main.js', {
+      ...common,
+      PORT: String(gatewayPort),
+      IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+    });
+    children.push(gateway);
+    await waitReady(identity, `http://127.0.0.1:${identityPort}/readyz`);
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    await waitReady(gateway, `${gatewayUrl}/readyz`);
+    return { gatewayUrl, adminToken, publicUrl, smtp, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
