@@ -2,6 +2,7 @@
 // adding a service to Murmur means adding it here (and to the gateway's targets, which follow from this list).
 import type { ServiceDefinition } from '@murmur/platform';
 import { identityService } from '@murmur/identity';
+import { publishingService } from '@murmur/publishing';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service has its own config type
-export const services: ReadonlyArray<ServiceDefinition<any>> = [identityService];
+export const services: ReadonlyArray<ServiceDefinition<any>> = [identityService, publishingService];

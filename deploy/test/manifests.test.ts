@@ -5,6 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { gatewayConfigSchema } from '@murmur/gateway';
 import { identityConfigSchema, identityService } from '@murmur/identity';
+import { publishingConfigSchema } from '@murmur/publishing';
 import {
   SERVICE_DEFAULT_PORTS,
   SERVICE_NAMES,
@@ -52,6 +53,7 @@ interface ConfigSchema {
 /** The config schema of every deployable process. A new service adds its line here. */
 const SCHEMAS: Record<string, ConfigSchema> = {
   identity: identityConfigSchema,
+  publishing: publishingConfigSchema,
   gateway: gatewayConfigSchema,
 };
 

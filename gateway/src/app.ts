@@ -19,7 +19,8 @@ import { sendGatewayError, serviceAbsent } from './errors.js';
 import { registerGatewayEndpoints } from './health.js';
 import { GatewayMetrics } from './metrics.js';
 import { registerProxy } from './proxy.js';
-import { DEFAULT_BODY_LIMIT, resolveRoute, type RouteEntry } from './routes.js';
+import { isIP } from 'node:net';
+import { DEFAULT_BODY_LIMIT, resolveRoute, SITE_HOST_ROUTE, type RouteEntry } from './routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -78,6 +79,12 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       sendGatewayError(reply, 'simple', toAppError(err));
     },
   }) as unknown as FastifyInstance;
+  // A Host that is neither ours nor an address belongs to a site with its own name (publishing.md).
+  const siteHost = (request: FastifyRequest): boolean => {
+    if (!config.GATEWAY_SITE_HOSTS) return false;
+    const host = request.hostname.toLowerCase();
+    return host !== publicUrl.hostname && host !== 'localhost' && isIP(host.replace(/^\[|\]$/g, '')) === 0;
+  };
   app.decorateRequest('gatewayRoute', null);
   app.decorateRequest('upstreamStartedAt', 0);
 
@@ -98,7 +105,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         return;
       }
     }
-    const entry = resolveRoute(request.method, request.url);
+    const entry = siteHost(request) ? SITE_HOST_ROUTE : resolveRoute(request.method, request.url);
     request.gatewayRoute = entry;
     if (isPublic(entry)) addCorsHeaders(reply);
     done();

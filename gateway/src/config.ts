@@ -29,6 +29,12 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_RATE_LIMIT_PER_MINUTE: envVar.int({ min: 0, max: 10_000_000 }).default(1200),
   /** Upstream timeout for routes without their own (security.md §4). */
   GATEWAY_UPSTREAM_TIMEOUT_MS: envVar.int({ min: 100, max: 3_600_000 }).default(30_000),
+  /**
+   * Sites on their own host names (publishing.md): requests whose Host is not PUBLIC_URL's host (nor an
+   * IP address or localhost) go to publishing. Off by default, so reaching the server by another name
+   * never silently changes what answers.
+   */
+  GATEWAY_SITE_HOSTS: envVar.bool().default(false),
   /** How long /readyz waits for each service's /readyz. */
   GATEWAY_READY_TIMEOUT_MS: envVar.int({ min: 50, max: 60_000 }).default(2_000),
   ...serviceUrlShape,

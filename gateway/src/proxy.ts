@@ -10,7 +10,7 @@ import { stripCorsHeaders, isPublic } from './cors.js';
 import { sendGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { Targets } from './config.js';
-import type { RouteEntry } from './routes.js';
+import { SITE_HOST_ROUTE, type RouteEntry } from './routes.js';
 
 export interface ProxyOptions {
   targets: Targets;
@@ -106,7 +106,8 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
         out['x-request-id'] = request.id;
         out['x-forwarded-for'] = forwardedFor(request);
         out['x-forwarded-proto'] = request.protocol;
-        out['x-forwarded-host'] = opts.publicHost;
+        // Our own host, except for a site's own host name: publishing picks the site by it.
+        out['x-forwarded-host'] = request.gatewayRoute === SITE_HOST_ROUTE ? request.host : opts.publicHost;
         delete out.forwarded;
         return out;
       },

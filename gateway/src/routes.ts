@@ -134,7 +134,9 @@ export const routeTable: readonly RouteEntry[] = Object.freeze([
   // publishing: XML-RPC carries base64 media (25 MB decoded fits in 36 MiB)
   { pattern: '/xmlrpc', service: 'publishing', bodyLimit: 36 * MiB, timeoutMs: 120_000, errorStyle: 'text' },
   { pattern: '/media/*', service: 'publishing', errorStyle: 'simple' },
+  { pattern: '/sites/{username}/feed.json', ...publicRead('publishing') },
   { pattern: '/sites/*', service: 'publishing', errorStyle: 'simple' },
+  { pattern: '/admin/sites/*', service: 'publishing', errorStyle: 'simple' },
 
   // push
   { pattern: '/users/push/*', service: 'push', errorStyle: 'simple' },
@@ -142,6 +144,13 @@ export const routeTable: readonly RouteEntry[] = Object.freeze([
   // Last, so every named prefix above wins: the page behind a user's IndieAuth `me` (identity.md).
   { pattern: '/{username}/', methods: READ, service: 'identity', errorStyle: 'simple' },
 ] satisfies RouteEntry[]);
+
+/** Every request for a site's own host name (GATEWAY_SITE_HOSTS) goes to publishing, whatever its path. */
+export const SITE_HOST_ROUTE: RouteEntry = Object.freeze({
+  pattern: '/*',
+  service: 'publishing',
+  errorStyle: 'simple',
+});
 
 function publicRead(service: ServiceName) {
   return { methods: READ, service, cors: 'public', errorStyle: 'simple' } as const;

@@ -34,6 +34,8 @@ export const samples: readonly Sample[] = [
   { method: 'GET', path: '/account/avatar/ada.svg', service: 'identity' },
   { method: 'GET', path: '/', service: 'identity' },
   { method: 'GET', path: '/ada/', service: 'identity' },
+  { method: 'GET', path: '/admin/sites?username=ada', service: 'publishing' },
+  { method: 'GET', path: '/sites/ada/feed.json', service: 'publishing' },
   { method: 'GET', path: '/account/me', service: 'identity' },
   {
     method: 'GET',

@@ -62,6 +62,8 @@ describe('the route table', () => {
         '/imported/archive/{int}/search.json',
         '/imported/archive/{int}/years.json',
         '/imported/archive/{int}/{int}/{month}.json',
+        // A site's own JSON Feed is a public JSON Feed too (security.md §9: public JSON Feeds).
+        '/sites/{username}/feed.json',
       ]),
     );
     expect(resolveRoute('POST', '/webmention')?.cors).toBeUndefined();

@@ -1,5 +1,5 @@
 // Mode 1: everything in one process on the embedded default (file store in a temp dir, memory bus).
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startSingleProcess, type SingleProcess } from '@murmur/cli';
 import { freePort, startSmtpCapture, type SmtpCapture } from '@murmur/platform/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,5 +38,27 @@ describe('single process (embedded store, in-process bus)', () => {
       adminToken: murmur.adminToken,
       smtp,
     });
+  });
+
+  test('200-default-site: a new user gets a site from publishing, identity learns it, the site declares IndieAuth', async () => {
+    const base = `http://127.0.0.1:${murmur.port}`;
+    const created = await fetch(`${base}/admin/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${murmur.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'grace', email: 'grace@example.test' }),
+    });
+    const { token } = (await created.json()) as { token: string };
+    let account: { has_site?: boolean; default_site?: string } = {};
+    for (let i = 0; i < 50 && !account.has_site; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const res = await fetch(`${base}/account/me`, { headers: { authorization: `Bearer ${token}` } });
+      account = (await res.json()) as typeof account;
+    }
+    expect(account).toMatchObject({ has_site: true, default_site: 'murmur.test' });
+    const home = await fetch(`${base}/sites/grace/`);
+    expect(home.status).toBe(200);
+    const page = await home.text();
+    expect(page).toContain('rel="authorization_endpoint" href="http://murmur.test/indieauth/auth"');
+    expect(page).toContain('class="h-feed');
   });
 });

@@ -2,3 +2,4 @@ export * from './bus.js';
 export * as identity from './identity.js';
 export type { PublicUser, Scope, TokenKind } from './identity.js';
 export { SCOPES } from './identity.js';
+export * as publishing from './publishing.js';

@@ -14,6 +14,7 @@ import { identityConfigSchema, type IdentityConfig } from './config.js';
 import { appleJwksLoader } from './domain/apple.js';
 import { AppleKeys } from './domain/apple-keys.js';
 import { answerBusRequests } from './domain/bus-handlers.js';
+import { followDefaultSites } from './domain/sites.js';
 import { ClientInfoLoader } from './domain/client-info.js';
 import type { IdentityContext } from './domain/context.js';
 import { loadCsrfSecret } from './domain/csrf.js';
@@ -72,7 +73,7 @@ export function createIdentityService(
       return {
         app,
         async start() {
-          subscriptions = await answerBusRequests(ctx);
+          subscriptions = [...(await answerBusRequests(ctx)), ...(await followDefaultSites(ctx))];
           await jobs.start();
         },
         async stop() {

@@ -3,6 +3,13 @@
 // SHA-256 hex, and looked up by that hash.
 import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/platform';
 
+export interface DefaultSiteCopy {
+  siteId: number;
+  host: string;
+  /** Absolute, ending in `/`: the user's IndieAuth `me`. */
+  url: string;
+}
+
 export interface UserDoc {
   _id: number;
   username: string;
@@ -20,6 +27,8 @@ export interface UserDoc {
   plans: string[];
   /** Apple `sub` once linked: unique, sparse. */
   appleSub?: string;
+  /** Identity's copy of the user's default site, fed by publishing's site events. */
+  defaultSite?: DefaultSiteCopy;
   createdAt: Date;
   updatedAt: Date;
   [key: string]: unknown;
@@ -184,6 +193,11 @@ export class IdentityStore {
 
   insertUser(user: UserDoc): Promise<UserDoc> {
     return this.users.insertOne(user);
+  }
+
+  /** Events may arrive twice or out of order; writing the same copy again changes nothing. */
+  async setDefaultSite(userId: number, site: DefaultSiteCopy): Promise<void> {
+    await this.users.updateOne({ _id: userId }, { $set: { defaultSite: site } });
   }
 
   userById(id: number): Promise<UserDoc | null> {

@@ -40,11 +40,11 @@ export function accountObject(user: UserDoc, publicUrl: string): Omit<AccountObj
     username: user.username,
     avatar: user.avatar || fallback,
     bio: user.bio,
-    // Sites belong to publishing; until it tells identity about them every account is site-less.
-    default_site: '',
+    // Sites belong to publishing; identity keeps a copy of the default one from its events.
+    default_site: user.defaultSite?.host ?? '',
     full_name: user.fullName,
     fallback_avatar_url: fallback,
-    has_site: false,
+    has_site: user.defaultSite !== undefined,
     plan: user.plan || DEFAULT_PLAN,
     plans: user.plans.length > 0 ? user.plans : [DEFAULT_PLAN],
     is_fullaccess: true,

@@ -10,11 +10,11 @@ export interface IndieAuthProfile {
 }
 
 /**
- * The user's default site with a trailing slash once identity learns about sites (they belong to
- * publishing, which does not tell identity yet); until then `{base_url}/{username}/`.
+ * The user's default site with a trailing slash (identity.md) once publishing has announced it;
+ * until then `{base_url}/{username}/`, which identity serves itself.
  */
 export function meUrl(user: UserDoc, publicUrl: string): string {
-  return `${publicUrl}/${encodeURIComponent(user.username)}/`;
+  return user.defaultSite?.url ?? `${publicUrl}/${encodeURIComponent(user.username)}/`;
 }
 
 export function indieAuthProfile(user: UserDoc, publicUrl: string): IndieAuthProfile {

@@ -1,0 +1,59 @@
+// What the publishing service announces: posts becoming public, changing and going away (for timelines,
+// mentions and photos), and sites (identity keeps `has_site` / `default_site` from these).
+import { z } from 'zod';
+import { defineEvent } from './bus.js';
+import { userIdSchema } from './identity.js';
+
+/** A user named in a post with `@username` who exists. */
+export const mentionSchema = z.object({
+  userId: userIdSchema,
+  username: z.string(),
+});
+export type Mention = z.infer<typeof mentionSchema>;
+
+/** The public copy of a post, as readers and feeds show it. */
+export const publicPostSchema = z.object({
+  id: z.number().int().positive(),
+  userId: userIdSchema,
+  siteId: z.number().int().positive(),
+  /** Absolute permalink. */
+  url: z.string(),
+  /** `""` for a post without a title (a short post). */
+  title: z.string(),
+  /** Sanitised HTML. */
+  contentHtml: z.string(),
+  contentText: z.string(),
+  /** Offset form, e.g. `2026-11-21T08:30:00+00:00`. */
+  publishedAt: z.string(),
+  /** Absolute URLs of the `<img>` elements of the body, in order. */
+  photos: z.array(z.string()),
+  mentions: z.array(mentionSchema),
+  /** Category names. */
+  categories: z.array(z.string()),
+});
+export type PublicPost = z.infer<typeof publicPostSchema>;
+
+/** A post became public: created published, published from a draft, or published by the scheduler. */
+export const postPublished = defineEvent('publishing', 'post', 'published', publicPostSchema);
+/** A public post was edited and stays public. */
+export const postUpdated = defineEvent('publishing', 'post', 'updated', publicPostSchema);
+/** A public post is no longer public (deleted, back to draft, or moved to a future date); its last public copy. */
+export const postDeleted = defineEvent('publishing', 'post', 'deleted', publicPostSchema);
+
+export const siteSchema = z.object({
+  id: z.number().int().positive(),
+  userId: userIdSchema,
+  username: z.string(),
+  /** The site's own host when it has one, else the host of the public URL. */
+  host: z.string(),
+  /** Absolute URL of the home page, ending in `/`. */
+  url: z.string(),
+  isDefault: z.boolean(),
+  createdAt: z.string(),
+});
+export type Site = z.infer<typeof siteSchema>;
+
+/** A site was created (every user gets a default site when the account is created). */
+export const siteCreated = defineEvent('publishing', 'site', 'created', z.object({ site: siteSchema }));
+/** A site's host (and so its URL) changed. */
+export const siteUpdated = defineEvent('publishing', 'site', 'updated', z.object({ site: siteSchema }));

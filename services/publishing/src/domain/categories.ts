@@ -1,0 +1,82 @@
+// Categories are created from use: a post names them, they are matched case-insensitively to the site's
+// categories, and the first use of a new name creates it (with its own slug for its pages).
+import { DuplicateKeyError } from '@murmur/platform';
+import type { CategoryDoc, SiteDoc } from '../store.js';
+import type { PublishingContext } from './context.js';
+import { badParam } from './errors.js';
+import { slugCandidates, slugify } from './slugs.js';
+
+export const MAX_CATEGORIES = 50;
+export const MAX_CATEGORY_LENGTH = 100;
+
+/** The names a `categories` member gives: an array of strings, or a single string as one name. */
+export function categoryNames(value: unknown): string[] {
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list)) throw badParam('categories: must be an array of strings');
+  if (list.length > MAX_CATEGORIES) throw badParam(`categories: at most ${MAX_CATEGORIES}`);
+  const names: string[] = [];
+  for (const item of list) {
+    if (item === null) continue;
+    if (typeof item !== 'string') throw badParam('categories: must be an array of strings');
+    const name = item.trim().replace(/\s+/g, ' ');
+    if (name.length < 1 || name.length > MAX_CATEGORY_LENGTH)
+      throw badParam(`categories: each name must be 1 to ${MAX_CATEGORY_LENGTH} characters`);
+    if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+  }
+  return names;
+}
+
+const nameKey = (siteId: number, name: string) => `${siteId}/${name.toLowerCase()}`;
+
+async function createCategory(ctx: PublishingContext, site: SiteDoc, name: string): Promise<CategoryDoc> {
+  const base = slugify(name) || 'category';
+  const id = await ctx.store.nextCategoryId();
+  for (const slug of slugCandidates(base)) {
+    const doc: CategoryDoc = {
+      _id: id,
+      siteId: site._id,
+      userId: site.userId,
+      name,
+      nameKey: nameKey(site._id, name),
+      slug,
+      slugKey: `${site._id}/${slug}`,
+      createdAt: new Date(),
+    };
+    try {
+      await ctx.store.categories.insertOne(doc);
+      return doc;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      // Someone created the same name meanwhile: use theirs. Otherwise the slug was taken: try the next.
+      const same = await ctx.store.categories.findOne({ nameKey: doc.nameKey });
+      if (same) return same;
+    }
+  }
+  throw new Error('unreachable');
+}
+
+/** The site's categories for `names`, created when new; their stored spelling, in the given order. */
+export async function useCategories(
+  ctx: PublishingContext,
+  site: SiteDoc,
+  names: string[],
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of names) {
+    const found = await ctx.store.categories.findOne({ nameKey: nameKey(site._id, name) });
+    out.push((found ?? (await createCategory(ctx, site, name))).name);
+  }
+  return out;
+}
+
+export async function categoriesOfSite(ctx: PublishingContext, siteId: number): Promise<CategoryDoc[]> {
+  return ctx.store.categories.find({ siteId }, { sort: { name: 1 } });
+}
+
+export async function categoryBySlug(
+  ctx: PublishingContext,
+  siteId: number,
+  slug: string,
+): Promise<CategoryDoc | null> {
+  return ctx.store.categories.findOne({ slugKey: `${siteId}/${slug}` });
+}

@@ -1,0 +1,142 @@
+// Turning what a client sends as a post or page body into what is stored and shown (publishing.md):
+// a body with HTML tags is sanitised HTML; anything else is plain text, rendered escaped, with blank lines
+// as paragraphs, line breaks kept and bare URLs linked. Mentions of existing users become links.
+import { Parser } from 'htmlparser2';
+import { escapeHtml } from '@murmur/platform';
+import { stripNonXmlCharacters } from '../xml-text.js';
+import { sanitizeBody } from './sanitize.js';
+import type { BodyFormat } from '../store.js';
+
+const HTML_TAG = /<\/?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?\/?>|<!--/;
+
+export function looksLikeHtml(text: string): boolean {
+  return HTML_TAG.test(text);
+}
+
+// Trailing punctuation belongs to the sentence, not the URL.
+const BARE_URL = /\bhttps?:\/\/[^\s<>"']+/g;
+
+function linkify(line: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of line.matchAll(BARE_URL)) {
+    const url = match[0].replace(/[.,;:!?)\]}]+$/, '');
+    const start = match.index;
+    out += escapeText(line.slice(last, start));
+    out += `<a href="${escapeAttribute(url)}">${escapeText(url)}</a>`;
+    last = start + url.length;
+  }
+  return out + escapeText(line.slice(last));
+}
+
+function escapeText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+function escapeAttribute(text: string): string {
+  return escapeHtml(text);
+}
+
+/** Plain text as HTML: paragraphs at blank lines, `<br>` at line breaks, bare URLs linked. */
+export function textToHtml(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n/)
+    .map((p) => p.replace(/^\n+|\n+$/g, ''))
+    .filter((p) => p.trim() !== '')
+    .map((p) => `<p>${p.split('\n').map(linkify).join('<br>\n')}</p>`)
+    .join('\n');
+}
+
+const BLOCKS = new Set(
+  'p div li h1 h2 h3 h4 h5 h6 blockquote pre tr dt dd figure figcaption details summary table ul ol hr'.split(
+    ' ',
+  ),
+);
+
+/** The text of sanitised HTML (entities decoded, blocks on their own lines) and the URLs of its images. */
+export function readHtml(html: string): { text: string; photos: string[] } {
+  let text = '';
+  const photos: string[] = [];
+  const parser = new Parser(
+    {
+      ontext: (t) => {
+        text += t;
+      },
+      onopentag: (name, attribs) => {
+        if (name === 'br') text += '\n';
+        else if (BLOCKS.has(name)) text += '\n\n';
+        if (name === 'img' && attribs.src) photos.push(attribs.src);
+      },
+      onclosetag: (name) => {
+        if (BLOCKS.has(name)) text += '\n\n';
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  const clean = text
+    .split('\n')
+    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return { text: clean, photos };
+}
+
+const MENTION = /(^|[^A-Za-z0-9_@/.])@([A-Za-z][A-Za-z0-9_]{0,29})(?![A-Za-z0-9_@])/g;
+export const MAX_MENTIONS = 10;
+
+/** Lower-case usernames written as `@name` in a body (tags removed first), first ones first. */
+export function mentionCandidates(body: string): string[] {
+  const text = body.replace(/<[^>]*>/g, ' ');
+  const names: string[] = [];
+  for (const m of text.matchAll(MENTION)) {
+    const name = m[2]!.toLowerCase();
+    if (!names.includes(name)) names.push(name);
+    if (names.length >= MAX_MENTIONS) break;
+  }
+  return names;
+}
+
+export interface RenderedBody {
+  /** What is stored and returned as `description`. */
+  body: string;
+  format: BodyFormat;
+  html: string;
+  text: string;
+  photos: string[];
+}
+
+export interface RenderOptions {
+  /** The site's URL, for relative links. */
+  baseUrl: string;
+  /** Known users by lower-case username → the URL their mention links to. */
+  mentionUrls?: ReadonlyMap<string, string>;
+}
+
+export function renderBody(input: string, options: RenderOptions): RenderedBody {
+  const clean = stripNonXmlCharacters(input);
+  const urls = options.mentionUrls;
+  const textFilter =
+    urls && urls.size > 0
+      ? (escaped: string) =>
+          escaped.replace(MENTION, (whole, before: string, name: string) => {
+            const url = urls.get(name.toLowerCase());
+            return url === undefined
+              ? whole
+              : `${before}<a href="${escapeAttribute(url)}" rel="nofollow noopener noreferrer">@${name}</a>`;
+          })
+      : undefined;
+  const sanitize = (html: string) =>
+    sanitizeBody(html, { baseUrl: options.baseUrl, ...(textFilter ? { textFilter } : {}) });
+
+  if (looksLikeHtml(clean)) {
+    const stored = sanitizeBody(clean, { baseUrl: options.baseUrl });
+    const html = textFilter ? sanitize(stored) : stored;
+    const { text, photos } = readHtml(html);
+    return { body: stored, format: 'html', html, text, photos };
+  }
+  const html = sanitize(textToHtml(clean));
+  return { body: clean, format: 'text', html, text: clean.replace(/\r\n?/g, '\n').trim(), photos: [] };
+}

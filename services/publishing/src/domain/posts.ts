@@ -1,0 +1,201 @@
+// Posts: create, edit, delete, read and list, each by its owner only (another user's post answers like a
+// missing one). Everything a request asks for is checked before anything is written.
+import { publishing } from '@murmur/contracts';
+import { DuplicateKeyError } from '@murmur/platform';
+import type { PostDoc, SiteDoc } from '../store.js';
+import { useCategories } from './categories.js';
+import { renderBody, type RenderedBody } from './content.js';
+import type { BusHeaders, Caller, PublishingContext } from './context.js';
+import { badParam, postNotFound } from './errors.js';
+import { resolveMentions } from './mentions.js';
+import { announce, publicPost, schedulePublication, verbOf } from './post-events.js';
+import {
+  checkChanges,
+  editedPostTiming,
+  newPostTiming,
+  type PostChanges,
+  type PostTiming,
+} from './post-rules.js';
+import { siteUrl } from './sites.js';
+import { datePath, slugCandidates, slugify, slugSource } from './slugs.js';
+
+export const MAX_LIST_COUNT = 100;
+
+async function render(
+  ctx: PublishingContext,
+  site: SiteDoc,
+  description: string,
+  headers: BusHeaders,
+): Promise<RenderedBody & { mentions: PostDoc['mentions'] }> {
+  const { mentions, urls } = await resolveMentions(ctx, description, headers);
+  return { ...renderBody(description, { baseUrl: siteUrl(ctx, site), mentionUrls: urls }), mentions };
+}
+
+function bodyFields(rendered: RenderedBody & { mentions: PostDoc['mentions'] }) {
+  return {
+    body: rendered.body,
+    bodyFormat: rendered.format,
+    contentHtml: rendered.html,
+    contentText: rendered.text,
+    photos: rendered.photos,
+    mentions: rendered.mentions,
+  };
+}
+
+/**
+ * Writes `post` (insert, or replace when it exists) with a free permalink when it needs one: the slug
+ * from its title or first words, on its date, with `-2`, `-3`… after a clash on the same day.
+ */
+async function savePost(ctx: PublishingContext, post: PostDoc, insert: boolean): Promise<PostDoc> {
+  const needsPath = post.path === null && post.status !== 'draft';
+  const base = slugify(slugSource(post.title, post.contentText)) || String(post._id);
+  const candidates = needsPath ? slugCandidates(base) : null;
+  for (;;) {
+    if (candidates) {
+      const path = `${datePath(post.date)}${candidates.next().value as string}.html`;
+      if (await ctx.store.posts.findOne({ permalinkKey: `${post.siteId}/${path}` })) continue;
+      post.path = path;
+      post.permalinkKey = `${post.siteId}/${path}`;
+    }
+    try {
+      if (insert) await ctx.store.posts.insertOne(post);
+      else {
+        const { _id, ...fields } = post;
+        const unset = post.permalinkKey === undefined ? { $unset: { permalinkKey: '' } } : {};
+        await ctx.store.posts.updateOne({ _id }, { $set: fields, ...unset });
+      }
+      return post;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError) || !candidates) throw err;
+    }
+  }
+}
+
+export async function createPost(
+  ctx: PublishingContext,
+  caller: Caller,
+  site: SiteDoc,
+  input: PostChanges,
+  headers: BusHeaders,
+): Promise<number> {
+  const changes = checkChanges(input);
+  const title = changes.title ?? '';
+  const description = changes.description ?? '';
+  if (title === '' && description.trim() === '')
+    throw badParam('description: a post needs a description or a title');
+  const now = new Date();
+  const timing = newPostTiming(changes, now);
+  const rendered = await render(ctx, site, description, headers);
+  const categories = await useCategories(ctx, site, changes.categories ?? []);
+  const post: PostDoc = {
+    _id: await ctx.store.nextPostId(),
+    userId: caller.userId,
+    siteId: site._id,
+    title,
+    ...bodyFields(rendered),
+    categories,
+    ...timing,
+    path: null,
+    firstPublishedAt: timing.status === 'published' ? now : null,
+    createdAt: now,
+    modifiedAt: now,
+    revision: 1,
+  };
+  await savePost(ctx, post, true);
+  if (post.status === 'scheduled') await schedulePublication(ctx, post);
+  if (post.status === 'published')
+    await announce(ctx, 'published', publicPost(ctx, site, post), post, headers);
+  return post._id;
+}
+
+/** The caller's post and its site, or 404 (unknown and not-yours look the same). */
+export async function ownPost(
+  ctx: PublishingContext,
+  caller: Caller,
+  postId: number,
+): Promise<{ post: PostDoc; site: SiteDoc }> {
+  const post = await ctx.store.posts.findOne({ _id: postId });
+  if (!post || post.userId !== caller.userId) throw postNotFound();
+  const site = await ctx.store.sites.findOne({ _id: post.siteId });
+  if (!site) throw postNotFound();
+  return { post, site };
+}
+
+export async function editPost(
+  ctx: PublishingContext,
+  caller: Caller,
+  postId: number,
+  input: PostChanges,
+  headers: BusHeaders,
+): Promise<void> {
+  const { post: before, site } = await ownPost(ctx, caller, postId);
+  const changes = checkChanges(input);
+  const title = changes.title ?? before.title;
+  const description = changes.description ?? before.body;
+  if (title === '' && description.trim() === '')
+    throw badParam('description: a post needs a description or a title');
+  const now = new Date();
+  const current: PostTiming = { status: before.status, date: before.date, dateGiven: before.dateGiven };
+  const timing = editedPostTiming(current, changes, now);
+  const rendered =
+    changes.description !== undefined ? bodyFields(await render(ctx, site, description, headers)) : {};
+  const categories =
+    changes.categories !== undefined ? await useCategories(ctx, site, changes.categories) : before.categories;
+  const after: PostDoc = {
+    ...before,
+    ...rendered,
+    title,
+    categories,
+    ...timing,
+    modifiedAt: now,
+    revision: before.revision + 1,
+  };
+  // The permalink is fixed once the post has been public; until then it follows the (new) date and title.
+  if (!before.firstPublishedAt) {
+    after.path = null;
+    delete after.permalinkKey;
+  }
+  if (after.status === 'published') after.firstPublishedAt = before.firstPublishedAt ?? now;
+  await savePost(ctx, after, false);
+  if (
+    after.status === 'scheduled' &&
+    (before.status !== 'scheduled' || before.date.getTime() !== after.date.getTime())
+  )
+    await schedulePublication(ctx, after);
+  const verb = verbOf(before.status === 'published', after.status === 'published');
+  if (verb === 'deleted') await announce(ctx, verb, publicPost(ctx, site, before), after, headers);
+  else if (verb) await announce(ctx, verb, publicPost(ctx, site, after), after, headers);
+}
+
+export async function deletePost(
+  ctx: PublishingContext,
+  caller: Caller,
+  postId: number,
+  headers: BusHeaders,
+): Promise<void> {
+  const { post, site } = await ownPost(ctx, caller, postId);
+  const { deletedCount } = await ctx.store.posts.deleteOne({ _id: post._id, userId: caller.userId });
+  if (deletedCount === 0) throw postNotFound();
+  // A scheduled post's job finds nothing to publish and ends.
+  if (post.status === 'published') {
+    await ctx.bus.publish(publishing.postDeleted, publicPost(ctx, site, post), {
+      headers,
+      id: `post-${post._id}-r${post.revision + 1}-deleted`,
+    });
+  }
+}
+
+/** The site's posts, newest first (drafts and scheduled ones too: this is the owner's view). */
+export async function listPosts(
+  ctx: PublishingContext,
+  site: SiteDoc,
+  count: number,
+  offset: number,
+): Promise<PostDoc[]> {
+  // A limit of 0 means "no limit" to the store; a count of 0 means none.
+  if (count <= 0) return [];
+  return ctx.store.posts.find(
+    { siteId: site._id },
+    { sort: { date: -1, _id: -1 }, skip: offset, limit: Math.min(count, MAX_LIST_COUNT) },
+  );
+}

@@ -1,0 +1,100 @@
+// The site's HTML: a home page (h-feed of h-entries), a permalink page per post (h-entry), category
+// pages and the user's pages. Each page links its feeds, the RSD document (EditURI) for editors, and
+// Murmur's IndieAuth server: the default site's address is its owner's `me` (identity.md).
+import { formatOffsetTime } from '@murmur/platform';
+import type { PageDoc } from '../store.js';
+import { html, trusted, type Html } from './html.js';
+import { categoryUrl, type EntryView, type SiteView } from './model.js';
+
+function humanDate(date: Date): string {
+  return date.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+}
+
+function layout(view: SiteView, title: string, canonical: string, main: Html): string {
+  const page = html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+        <link rel="canonical" href="${canonical}" />
+        <link rel="alternate" type="application/feed+json" title="${view.name}" href="${view.url}feed.json" />
+        <link rel="alternate" type="application/rss+xml" title="${view.name}" href="${view.url}feed.xml" />
+        <link rel="EditURI" type="application/rsd+xml" title="RSD" href="${view.url}rsd.xml" />
+        <link rel="indieauth-metadata" href="${view.serverUrl}/.well-known/oauth-authorization-server" />
+        <link rel="authorization_endpoint" href="${view.serverUrl}/indieauth/auth" />
+        <link rel="token_endpoint" href="${view.serverUrl}/indieauth/token" />
+      </head>
+      <body>
+        <header>
+          <a href="${view.url}">${view.name}</a>${
+            view.navigation.length > 0
+              ? html`<nav>
+                  ${view.navigation.map((p) => html` <a href="${view.url}${p.slug}/">${p.title}</a>`)}
+                </nav>`
+              : ''
+          }
+        </header>
+        ${main}
+      </body>
+    </html> `;
+  return page.value;
+}
+
+function entry(view: SiteView, { post, url }: EntryView, heading: 'h1' | 'h2'): Html {
+  const title = post.title
+    ? heading === 'h1'
+      ? html`<h1 class="p-name">${post.title}</h1>`
+      : html`<h2 class="p-name"><a href="${url}">${post.title}</a></h2>`
+    : '';
+  const categories = post.categories.map((name) => {
+    const link = categoryUrl(view, name);
+    return link
+      ? html` <a class="p-category" href="${link}">${name}</a>`
+      : html` <span class="p-category">${name}</span>`;
+  });
+  return html`<article class="h-entry">
+    ${title}
+    <div class="e-content">${trusted(post.contentHtml)}</div>
+    <footer>
+      <a class="u-url u-uid" href="${url}"
+        ><time class="dt-published" datetime="${formatOffsetTime(post.date)}"
+          >${humanDate(post.date)}</time
+        ></a
+      >
+      by <a class="p-author h-card" href="${view.url}">${view.name}</a>${categories}
+    </footer>
+  </article>`;
+}
+
+export function homePage(
+  view: SiteView,
+  entries: EntryView[],
+  heading = view.name,
+  canonical = view.url,
+): string {
+  const main = html`<main class="h-feed">
+    <h1 class="p-name">${heading}</h1>
+    <a class="u-url" href="${canonical}" hidden></a>
+    <a class="p-author h-card" href="${view.url}" hidden>${view.name}</a>
+    ${entries.length === 0 ? html`<p>Nothing published yet.</p>` : entries.map((e) => html`${entry(view, e, 'h2')} `)}
+  </main>`;
+  return layout(view, heading, canonical, main);
+}
+
+export function entryPage(view: SiteView, entryView: EntryView): string {
+  const title = entryView.post.title || entryView.post.contentText.slice(0, 60) || view.name;
+  return layout(view, title, entryView.url, html`<main>${entry(view, entryView, 'h1')}</main>`);
+}
+
+export function userPage(view: SiteView, page: PageDoc): string {
+  const url = `${view.url}${page.slug}/`;
+  const main = html`<main>
+    <article class="h-entry">
+      <h1 class="p-name">${page.title}</h1>
+      <div class="e-content">${trusted(page.contentHtml)}</div>
+      <a class="u-url" href="${url}" hidden></a>
+    </article>
+  </main>`;
+  return layout(view, page.title, url, main);
+}

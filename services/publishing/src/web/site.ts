@@ -1,0 +1,101 @@
+// Answers a path below a site's URL: home, feeds, RSD, post permalinks, category pages and user pages.
+// Only published posts are ever shown; drafts and scheduled posts do not exist for the web.
+import type { FastifyReply } from 'fastify';
+import { notFound } from '@murmur/platform';
+import type { PublishingContext } from '../domain/context.js';
+import { categoryBySlug } from '../domain/categories.js';
+import { permalink } from '../domain/post-events.js';
+import { siteName, siteUrl } from '../domain/sites.js';
+import type { SiteDoc } from '../store.js';
+import { jsonFeed, rsdDocument, rssFeed } from './feeds.js';
+import { SITE_PAGE_HEADERS } from './html.js';
+import type { EntryView, SiteView } from './model.js';
+import { entryPage, homePage, userPage } from './pages.js';
+
+const FEED_ITEMS = 20;
+const POST_PATH = /^(\d{4})\/(\d{2})\/(\d{2})\/([a-z0-9-]{1,80})\.html$/;
+const CATEGORY_PATH = /^categories\/([a-z0-9-]{1,80})\/(feed\.xml)?$/;
+const PAGE_PATH = /^([a-z0-9-]{1,80})\/$/;
+
+async function siteView(ctx: PublishingContext, site: SiteDoc): Promise<SiteView> {
+  const [categories, navigation] = await Promise.all([
+    ctx.store.categories.find({ siteId: site._id }),
+    ctx.store.pages.find({ siteId: site._id, isNavigation: true }, { sort: { createdAt: 1 } }),
+  ]);
+  return {
+    site,
+    url: siteUrl(ctx, site),
+    name: siteName(site),
+    xmlrpcUrl: `${ctx.config.PUBLIC_URL}/xmlrpc`,
+    serverUrl: ctx.config.PUBLIC_URL,
+    categories: new Map(categories.map((c) => [c.name, c])),
+    navigation,
+  };
+}
+
+async function latest(ctx: PublishingContext, site: SiteDoc, category?: string): Promise<EntryView[]> {
+  const filter =
+    category === undefined
+      ? { siteId: site._id, status: 'published' }
+      : { siteId: site._id, status: 'published', categories: category };
+  const posts = await ctx.store.posts.find(filter, { sort: { date: -1, _id: -1 }, limit: FEED_ITEMS });
+  return posts.map((post) => ({ post, url: permalink(ctx, site, post) }));
+}
+
+function sendHtml(reply: FastifyReply, page: string): FastifyReply {
+  return reply.headers(SITE_PAGE_HEADERS).send(page);
+}
+
+export async function serveSitePath(
+  ctx: PublishingContext,
+  site: SiteDoc,
+  path: string,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const view = await siteView(ctx, site);
+  const cache = { 'cache-control': 'public, max-age=60', 'x-content-type-options': 'nosniff' };
+  if (path === '') return sendHtml(reply, homePage(view, await latest(ctx, site)));
+  if (path === 'feed.json') {
+    return reply
+      .headers({
+        ...cache,
+        'content-type': 'application/json; charset=utf-8',
+        'access-control-allow-origin': '*',
+      })
+      .send(JSON.stringify(jsonFeed(view, await latest(ctx, site))));
+  }
+  if (path === 'feed.xml') {
+    const feed = rssFeed(view, await latest(ctx, site), view.name, `${view.url}feed.xml`, view.url);
+    return reply.headers({ ...cache, 'content-type': 'application/rss+xml; charset=utf-8' }).send(feed);
+  }
+  if (path === 'rsd.xml') {
+    return reply
+      .headers({ ...cache, 'content-type': 'application/rsd+xml; charset=utf-8' })
+      .send(rsdDocument(view));
+  }
+  const post = POST_PATH.exec(path);
+  if (post) {
+    const found = await ctx.store.posts.findOne({ permalinkKey: `${site._id}/${path}`, status: 'published' });
+    if (!found) throw notFound();
+    return sendHtml(reply, entryPage(view, { post: found, url: permalink(ctx, site, found) }));
+  }
+  const category = CATEGORY_PATH.exec(path);
+  if (category) {
+    const doc = await categoryBySlug(ctx, site._id, category[1]!);
+    if (!doc) throw notFound();
+    const entries = await latest(ctx, site, doc.name);
+    const pageUrl = `${view.url}categories/${doc.slug}/`;
+    if (category[2]) {
+      const feed = rssFeed(view, entries, `${view.name}: ${doc.name}`, `${pageUrl}feed.xml`, pageUrl);
+      return reply.headers({ ...cache, 'content-type': 'application/rss+xml; charset=utf-8' }).send(feed);
+    }
+    return sendHtml(reply, homePage(view, entries, `${view.name}: ${doc.name}`, pageUrl));
+  }
+  const page = PAGE_PATH.exec(path);
+  if (page) {
+    const found = await ctx.store.pages.findOne({ slugKey: `${site._id}/${page[1]!}` });
+    if (!found) throw notFound();
+    return sendHtml(reply, userPage(view, found));
+  }
+  throw notFound();
+}

@@ -1,0 +1,199 @@
+// A running publishing service for tests, with the real identity service beside it on a private memory
+// bus, and (by default) the real gateway in front of both: requests go where a client's would.
+import { randomUUID } from 'node:crypto';
+import {
+  connectBus,
+  loadConfig,
+  openStore,
+  startService,
+  type Bus,
+  type RunningService,
+  type Store,
+} from '@murmur/platform';
+import { freePort, testLogger } from '@murmur/platform/testing';
+import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+import { createIdentityService } from '@murmur/identity';
+import { createPublishingService, type PublishingConfig } from '../src/index.js';
+import type { XmlRpcOut } from '../src/xmlrpc/values.js';
+import { callXmlRpc, postXml, send, type RpcResponse, type TestResponse } from './http.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+/** Every collection publishing keeps domain data in: "bad input changes nothing" compares their counts. */
+export const DATA_COLLECTIONS = ['sites', 'posts', 'pages', 'categories', 'media', 'jobs'] as const;
+
+export interface Account {
+  id: number;
+  username: string;
+  email: string;
+  token: string;
+}
+
+export interface Harness {
+  /** Where clients connect: the gateway, or publishing itself with `gateway: false`. */
+  url: string;
+  publishingUrl: string;
+  publishing: RunningService<PublishingConfig>;
+  /** Publishing's store (shared with the service, so tests can count documents). */
+  store: Store;
+  bus: Bus;
+  createUser(username: string, options?: { email?: string; name?: string }): Promise<Account>;
+  /** One XML-RPC call; `ip` sets the client address the gateway reports. */
+  call(method: string, params: XmlRpcOut[], options?: { ip?: string }): Promise<RpcResponse>;
+  postXml(xml: string | Buffer, headers?: Record<string, string>): Promise<RpcResponse>;
+  get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  counts(): Promise<Record<string, number>>;
+  /** Stops publishing and starts it again on the same store, port and bus (a process restart). */
+  restartPublishing(): Promise<void>;
+  /** Waits until the user's default site exists (made from identity's user.created event). */
+  siteOf(userId: number): Promise<{ _id: number; username: string }>;
+  stop(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Default true: requests go through the gateway. */
+  gateway?: boolean;
+  /** Publishing's environment on top of the test defaults. */
+  env?: Record<string, string>;
+  /** A bus URL to use instead of a private memory bus (NATS tests). */
+  busUrl?: string;
+  /** Publishing's STORE_URL (documents and media); default `memory:`. Use `file:<dir>` to restart. */
+  storeUrl?: string;
+  jobPollIntervalMs?: number;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const logger = testLogger();
+  const useGateway = options.gateway ?? true;
+  const busUrl = options.busUrl ?? `memory:publishing-test-${randomUUID()}`;
+  const bus = await connectBus(busUrl, { service: 'publishing-test', logger });
+  const gatewayPort = await freePort();
+  const publicUrl = useGateway ? `http://127.0.0.1:${gatewayPort}` : 'http://murmur.test';
+
+  const identityStore = await openStore('memory:', { service: 'identity' });
+  const identity = await startService(createIdentityService(), {
+    env: {
+      STORE_URL: 'memory:',
+      BUS_URL: busUrl,
+      MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
+      PUBLIC_URL: publicUrl,
+      LOG_LEVEL: 'silent',
+      DATA_DIR: '/nonexistent-test-data',
+    },
+    store: identityStore,
+    bus,
+    logger,
+    port: 0,
+    host: '127.0.0.1',
+  });
+
+  const storeUrl = options.storeUrl ?? 'memory:';
+  const env = {
+    STORE_URL: storeUrl,
+    BUS_URL: busUrl,
+    PUBLIC_URL: publicUrl,
+    MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    XMLRPC_CALLS_PER_MINUTE: '100000',
+    ...options.env,
+  };
+  const publishingPort = await freePort();
+  let publishingStore = await openStore(storeUrl, { service: 'publishing' });
+  const startPublishing = () =>
+    startService(createPublishingService({ jobPollIntervalMs: options.jobPollIntervalMs ?? 100 }), {
+      env,
+      store: publishingStore,
+      bus,
+      logger,
+      port: publishingPort,
+      host: '127.0.0.1',
+    });
+  let publishing = await startPublishing();
+
+  let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
+  if (useGateway) {
+    const config = loadConfig(gatewayConfigSchema, {
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+      PUBLIC_URL: publicUrl,
+    });
+    gateway = await createGateway({
+      config,
+      targets: { identity: identity.url, publishing: publishing.url },
+      logger,
+    });
+    await gateway.listen({ port: gatewayPort, host: '127.0.0.1' });
+  }
+  const url = useGateway ? publicUrl : publishing.url;
+
+  let ipCounter = 0;
+  const freshIp = () => `198.51.100.${(ipCounter++ % 250) + 1}`;
+
+  const harness: Harness = {
+    url,
+    publishingUrl: publishing.url,
+    get publishing() {
+      return publishing;
+    },
+    get store() {
+      return publishingStore;
+    },
+    bus,
+    async createUser(username, opts = {}) {
+      const email = opts.email ?? `${username}@example.com`;
+      const res = await send(identity.url, {
+        method: 'POST',
+        path: '/admin/users',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ username, email, ...(opts.name ? { name: opts.name } : {}) }),
+      });
+      if (res.statusCode !== 201) throw new Error(`creating ${username}: ${res.statusCode} ${res.text}`);
+      const created = JSON.parse(res.text) as { id: number; token: string };
+      return { id: created.id, username, email, token: created.token };
+    },
+    call: (method, params, opts = {}) =>
+      callXmlRpc(url, method, params, { 'x-forwarded-for': opts.ip ?? freshIp() }),
+    postXml: (xml, headers = {}) => postXml(url, xml, { 'x-forwarded-for': freshIp(), ...headers }),
+    get: (path, headers = {}) => send(url, { path, headers }),
+    async counts() {
+      const counts: Record<string, number> = {};
+      for (const name of DATA_COLLECTIONS)
+        counts[name] = await publishingStore.collection(name).countDocuments({});
+      return counts;
+    },
+    async restartPublishing() {
+      await publishing.stop();
+      await publishingStore.close();
+      publishingStore = await openStore(storeUrl, { service: 'publishing' });
+      publishing = await startPublishing();
+    },
+    async siteOf(userId) {
+      return eventually(async () => {
+        const site = await publishingStore.collection('sites').findOne({ defaultOf: userId });
+        return site ? (site as unknown as { _id: number; username: string }) : undefined;
+      });
+    },
+    async stop() {
+      await gateway?.close();
+      await publishing.stop();
+      await identity.stop();
+      await bus.close();
+      await identityStore.close();
+      await publishingStore.close();
+    },
+  };
+  return harness;
+}
+
+/** Waits until `check` yields a value (events and jobs run on their own schedule). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A struct member by name from a decoded struct. */
+export type Struct = Record<string, any>;
