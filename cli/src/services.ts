@@ -3,6 +3,11 @@
 import type { ServiceDefinition } from '@murmur/platform';
 import { identityService } from '@murmur/identity';
 import { publishingService } from '@murmur/publishing';
+import { readerService } from '@murmur/reader';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service has its own config type
-export const services: ReadonlyArray<ServiceDefinition<any>> = [identityService, publishingService];
+export const services: ReadonlyArray<ServiceDefinition<any>> = [
+  identityService,
+  readerService,
+  publishingService,
+];

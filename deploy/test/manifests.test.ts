@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { gatewayConfigSchema } from '@murmur/gateway';
 import { identityConfigSchema, identityService } from '@murmur/identity';
 import { publishingConfigSchema } from '@murmur/publishing';
+import { readerConfigSchema } from '@murmur/reader';
 import {
   SERVICE_DEFAULT_PORTS,
   SERVICE_NAMES,
@@ -54,6 +55,7 @@ interface ConfigSchema {
 const SCHEMAS: Record<string, ConfigSchema> = {
   identity: identityConfigSchema,
   publishing: publishingConfigSchema,
+  reader: readerConfigSchema,
   gateway: gatewayConfigSchema,
 };
 

@@ -3,3 +3,5 @@ export * as identity from './identity.js';
 export type { PublicUser, Scope, TokenKind } from './identity.js';
 export { SCOPES } from './identity.js';
 export * as publishing from './publishing.js';
+export * as mail from './mail.js';
+export * as reader from './reader.js';

@@ -15,6 +15,8 @@ import { appleJwksLoader } from './domain/apple.js';
 import { AppleKeys } from './domain/apple-keys.js';
 import { answerBusRequests } from './domain/bus-handlers.js';
 import { followDefaultSites } from './domain/sites.js';
+import { createAiRecapProbe } from './domain/ai-recap.js';
+import { answerMailRequests, RELAYED_MAIL_JOB, sendRelayedMail } from './domain/relayed-mail.js';
 import { ClientInfoLoader } from './domain/client-info.js';
 import type { IdentityContext } from './domain/context.js';
 import { loadCsrfSecret } from './domain/csrf.js';
@@ -58,6 +60,7 @@ export function createIdentityService(
         appleKeys: new AppleKeys(appleJwksLoader(config), () => now().getTime()),
         clientInfo: new ClientInfoLoader({ fetcher, logger, now }),
         csrfSecret: await loadCsrfSecret(identityStore, now()),
+        usingAi: createAiRecapProbe({ bus, logger }),
         now,
       };
       const mailer = createMailer({
@@ -67,13 +70,18 @@ export function createIdentityService(
         logger,
       });
       jobs.register(SIGNIN_MAIL_JOB, (payload) => sendSigninEmail(ctx, mailer, payload), { concurrency: 4 });
+      jobs.register(RELAYED_MAIL_JOB, (payload) => sendRelayedMail(ctx, mailer, payload), { concurrency: 2 });
       const app = await buildIdentityApp(ctx, store);
 
       let subscriptions: Subscription[] = [];
       return {
         app,
         async start() {
-          subscriptions = [...(await answerBusRequests(ctx)), ...(await followDefaultSites(ctx))];
+          subscriptions = [
+            ...(await answerBusRequests(ctx)),
+            ...(await followDefaultSites(ctx)),
+            await answerMailRequests(ctx),
+          ];
           await jobs.start();
         },
         async stop() {

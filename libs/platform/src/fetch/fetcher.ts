@@ -14,6 +14,12 @@ export interface FetchRequest extends FetchLimits {
   body?: string | Uint8Array;
   /** Only the names in `FORWARDED_HEADERS` are sent; anything else (Authorization, Cookie, …) is dropped. */
   headers?: Record<string, string | undefined>;
+  /**
+   * Sent as `Authorization: Bearer …` on the first request only (never after a redirect). Solely for
+   * an endpoint the operator configured together with its key (the LLM summariser, security.md §1):
+   * never for a URL that came from outside, and never a token a client sent us.
+   */
+  operatorBearerToken?: string;
 }
 
 export interface FetchResponse {
@@ -119,7 +125,7 @@ async function fetchFollowingRedirects(
       const res = await request(url, {
         dispatcher: ctx.dispatcher,
         method,
-        headers: outgoingHeaders(req, ctx.userAgent, body !== undefined),
+        headers: outgoingHeaders(req, ctx.userAgent, body !== undefined, redirects.length === 0),
         ...(body === undefined ? {} : { body }),
         signal: timeout.signal,
       });
@@ -167,12 +173,18 @@ async function fetchFollowingRedirects(
   }
 }
 
-function outgoingHeaders(req: FetchRequest, userAgent: string, hasBody: boolean): Record<string, string> {
+function outgoingHeaders(
+  req: FetchRequest,
+  userAgent: string,
+  hasBody: boolean,
+  firstHop: boolean,
+): Record<string, string> {
   const headers: Record<string, string> = {
     'user-agent': userAgent,
     accept: req.accept ?? '*/*',
     'accept-encoding': 'gzip, deflate, br',
   };
+  if (firstHop && req.operatorBearerToken) headers.authorization = `Bearer ${req.operatorBearerToken}`;
   for (const [name, value] of Object.entries(req.headers ?? {})) {
     const key = name.toLowerCase();
     if (value === undefined || !FORWARDED_HEADERS.includes(key)) continue;

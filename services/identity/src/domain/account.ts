@@ -33,7 +33,11 @@ export function displayName(user: UserDoc): string {
   return user.name || user.username;
 }
 
-export function accountObject(user: UserDoc, publicUrl: string): Omit<AccountObject, 'token'> {
+export function accountObject(
+  user: UserDoc,
+  publicUrl: string,
+  usingAi = false,
+): Omit<AccountObject, 'token'> {
   const fallback = fallbackAvatarUrl(publicUrl, user.username);
   return {
     name: displayName(user),
@@ -49,8 +53,8 @@ export function accountObject(user: UserDoc, publicUrl: string): Omit<AccountObj
     plans: user.plans.length > 0 ? user.plans : [DEFAULT_PLAN],
     is_fullaccess: true,
     is_premium: false,
-    // There is no AI summariser yet, so nobody can have it on.
-    is_using_ai: false,
+    // The reader says whether its recaps use the operator's summariser (there is no per-user switch).
+    is_using_ai: usingAi,
     has_inkwell: true,
   };
 }

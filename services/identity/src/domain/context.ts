@@ -18,6 +18,8 @@ export interface IdentityContext {
   clientInfo: ClientInfoLoader;
   /** Key of the CSRF tokens of the browser forms, shared by every replica through the store. */
   csrfSecret: string;
+  /** Whether the reader's recaps use the operator's AI summariser (`is_using_ai`). */
+  usingAi: () => Promise<boolean>;
   /** The clock every lifetime (sign-in tokens, sessions, Apple `exp`, rate windows) is measured against. */
   now: () => Date;
 }

@@ -17,7 +17,7 @@ export function registerMeRoute(scope: FastifyInstance, ctx: IdentityContext): v
       if (!hasScope(auth, 'profile') && !hasScope(auth, 'read')) throw new InsufficientScopeError('profile');
       const user = await ctx.store.userById(auth.userId);
       if (!user) throw unauthorized();
-      return accountObject(user, ctx.config.PUBLIC_URL);
+      return accountObject(user, ctx.config.PUBLIC_URL, await ctx.usingAi());
     },
   });
 }

@@ -25,7 +25,10 @@ export function registerVerifyRoute(scope: FastifyInstance, ctx: IdentityContext
         'Too many verification attempts. Try again later.',
       );
       const verified = await exchangeToken(ctx, token);
-      return { token: verified.token, ...accountObject(verified.user, ctx.config.PUBLIC_URL) };
+      return {
+        token: verified.token,
+        ...accountObject(verified.user, ctx.config.PUBLIC_URL, await ctx.usingAi()),
+      };
     },
   });
 }

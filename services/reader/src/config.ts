@@ -1,0 +1,46 @@
+// The reader's environment: the base variables every service reads, its port, and its own settings.
+// services/reader/README.md describes each variable (to be merged into docs/configuration.md).
+import { z } from 'zod';
+import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+
+export const readerConfigSchema = z
+  .object({
+    ...baseConfigShape,
+    ...serviceConfigShape('reader'),
+    /** Unstarred entries older than this many days are deleted. */
+    READER_RETENTION_DAYS: envVar.int({ min: 1, max: 36_500 }).default(90),
+    /** Polling interval of a feed before its posting rate is known. */
+    READER_POLL_DEFAULT_MINUTES: envVar.int({ min: 1, max: 10_080 }).default(60),
+    /** Bounds of the adaptive polling interval. */
+    READER_POLL_MIN_MINUTES: envVar.int({ min: 1, max: 10_080 }).default(15),
+    READER_POLL_MAX_MINUTES: envVar.int({ min: 1, max: 10_080 }).default(1440),
+    /** Feed refresh jobs one process runs at once. */
+    READER_POLL_CONCURRENCY: envVar.int({ min: 1, max: 256 }).default(8),
+    /** Concurrent requests to one host (feed polling and discovery), per process. */
+    READER_FETCH_PER_HOST: envVar.int({ min: 1, max: 64 }).default(2),
+    READER_SUBSCRIPTIONS_PER_USER: envVar.int({ min: 1, max: 100_000 }).default(5000),
+    /** Per user (token): subscription creates per minute, OPML imports per hour, recap POSTs per minute. */
+    READER_SUBSCRIBE_LIMIT_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(30),
+    READER_IMPORT_LIMIT_PER_HOUR: envVar.int({ min: 1, max: 1_000_000 }).default(5),
+    READER_RECAP_LIMIT_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(60),
+    /** Users whose reading state (subscriptions, timeline, unread and starred sets) is kept in memory. */
+    READER_VIEW_CACHE_USERS: envVar.int({ min: 1, max: 1_000_000 }).default(500),
+    /**
+     * OpenAI-compatible chat-completions URL of the optional recap summariser; unset → the extractive
+     * builder only. A private address must also be listed in OUTBOUND_ALLOW_HOSTS.
+     */
+    READER_LLM_URL: envVar.httpUrl().optional(),
+    READER_LLM_MODEL: envVar.string().default('gpt-4o-mini'),
+    READER_LLM_API_KEY: envVar.string().optional(),
+  })
+  .superRefine((config, ctx) => {
+    if (config.READER_POLL_MIN_MINUTES > config.READER_POLL_MAX_MINUTES) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['READER_POLL_MIN_MINUTES'],
+        message: 'must not be larger than READER_POLL_MAX_MINUTES',
+      });
+    }
+  });
+
+export type ReaderConfig = z.output<typeof readerConfigSchema>;

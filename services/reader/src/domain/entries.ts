@@ -1,0 +1,134 @@
+// Entry queries over a user's view (filters, counts, pages) and the Feedbin Entry shape. The view holds
+// only ids and times; the page's documents are read by id.
+import { formatReaderTime } from '@murmur/platform';
+import type { EntryDoc, EntryJsonFeed, ReaderStore } from '../store.js';
+import type { UserView } from './views.js';
+
+export interface EntryFilter {
+  read?: boolean;
+  starred?: boolean;
+  /** Entries with `created_at` strictly after this (µs). */
+  sinceMicros?: number;
+  feedId?: number;
+}
+
+export interface EntryPage {
+  ids: number[];
+  total: number;
+}
+
+/** The page of matching ids (newest first) and how many match in all. One pass over the timeline. */
+export function selectEntries(view: UserView, filter: EntryFilter, offset: number, limit: number): EntryPage {
+  const { ids, times, feeds } = view;
+  const page: number[] = [];
+  let total = 0;
+  const since = filter.sinceMicros;
+  for (let i = 0; i < ids.length; i++) {
+    // Newest first: everything after the first entry at or before `since` is older still.
+    if (since !== undefined && times[i]! <= since) break;
+    if (filter.feedId !== undefined && feeds[i] !== filter.feedId) continue;
+    const id = ids[i]!;
+    if (filter.read !== undefined && view.unread.has(id) === filter.read) continue;
+    if (filter.starred !== undefined && view.starred.has(id) !== filter.starred) continue;
+    if (total >= offset && page.length < limit) page.push(id);
+    total++;
+  }
+  return { ids: page, total };
+}
+
+/** Is the entry visible to the user: in a subscribed feed, or starred? */
+export function isVisible(view: UserView, entry: Pick<EntryDoc, '_id' | 'feedId'>): boolean {
+  return view.subscriptionByFeed.has(entry.feedId) || view.starred.has(entry._id);
+}
+
+/** The documents of `ids`, in the order of `ids` (missing ones left out). */
+export async function loadEntries(store: ReaderStore, ids: number[]): Promise<EntryDoc[]> {
+  if (ids.length === 0) return [];
+  const docs = await store.entries.find({ _id: { $in: ids } });
+  const byId = new Map(docs.map((d) => [d._id, d]));
+  return ids.map((id) => byId.get(id)).filter((d): d is EntryDoc => d !== undefined);
+}
+
+/** The visible ones among `ids`, newest first, de-duplicated. */
+export async function visibleEntries(store: ReaderStore, view: UserView, ids: number[]): Promise<EntryDoc[]> {
+  const docs = await loadEntries(store, [...new Set(ids)]);
+  return docs.filter((d) => isVisible(view, d)).sort((a, b) => b.createdAt - a.createdAt || b._id - a._id);
+}
+
+/** The source item's JSON Feed members that have a value. */
+export type PresentJsonFeed = { [K in keyof EntryJsonFeed]?: NonNullable<EntryJsonFeed[K]> };
+
+export interface EnclosureJson {
+  enclosure_url: string;
+  enclosure_type: string;
+  enclosure_length: string;
+  itunes_duration: string;
+}
+
+export interface EntryJson {
+  id: number;
+  feed_id: number;
+  title: string | null;
+  url: string | null;
+  extracted_content_url: null;
+  author: string | null;
+  content: string | null;
+  summary: string;
+  published: string;
+  created_at: string;
+  original?: null;
+  images?: null;
+  enclosure?: EnclosureJson | null;
+  extracted_articles?: never[];
+  json_feed?: PresentJsonFeed | null;
+}
+
+export interface EntryShape {
+  extended: boolean;
+  includeEnclosure: boolean;
+}
+
+function enclosureJson(doc: EntryDoc): EnclosureJson | null {
+  const e = doc.enclosure;
+  return e
+    ? {
+        enclosure_url: e.url,
+        enclosure_type: e.type,
+        enclosure_length: e.length,
+        itunes_duration: e.duration,
+      }
+    : null;
+}
+
+/** The members that have a value: values are never invented, absent ones are left out. */
+function present(source: EntryJsonFeed): PresentJsonFeed {
+  return Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== null && v !== ''),
+  ) as PresentJsonFeed;
+}
+
+/** The Feedbin Entry, keys in the documented order. */
+export function entryJson(doc: EntryDoc, shape: EntryShape): EntryJson {
+  const out: EntryJson = {
+    id: doc._id,
+    feed_id: doc.feedId,
+    title: doc.title,
+    url: doc.url,
+    extracted_content_url: null,
+    author: doc.author,
+    content: doc.content,
+    summary: doc.summary,
+    published: formatReaderTime(BigInt(doc.published)),
+    created_at: formatReaderTime(BigInt(doc.createdAt)),
+  };
+  const enclosure = enclosureJson(doc);
+  if (shape.includeEnclosure && enclosure) out.enclosure = enclosure;
+  if (shape.extended) {
+    out.original = null;
+    out.images = null;
+    out.enclosure = enclosure;
+    out.extracted_articles = [];
+    out.json_feed = doc.jsonFeed ? present(doc.jsonFeed) : null;
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+// Feed records: one per normalised URL, shared by every subscriber. A new feed is created from the
+// discovery fetch (its entries stored before the record appears, so a feed that exists always has
+// its entries); later fetches are the refresh job's.
+import { DuplicateKeyError, nextId } from '@murmur/platform';
+import type { VerifiedFeed } from '../feeds/discover.js';
+import { entryFieldsOf } from '../feeds/entries.js';
+import { nextIntervalMinutes, jittered } from '../feeds/schedule.js';
+import type { FeedDoc } from '../store.js';
+import { JOB, type ReaderContext } from './context.js';
+import { storeEntries } from './ingest.js';
+
+export function intervalBounds(ctx: ReaderContext) {
+  return {
+    minMinutes: ctx.config.READER_POLL_MIN_MINUTES,
+    maxMinutes: ctx.config.READER_POLL_MAX_MINUTES,
+    defaultMinutes: ctx.config.READER_POLL_DEFAULT_MINUTES,
+  };
+}
+
+/** `host[:port]` of the site (the icon key): the site URL's, else the feed URL's. */
+export function siteHostOf(siteUrl: string | null, feedUrl: string): string {
+  return new URL(siteUrl ?? feedUrl).host.toLowerCase();
+}
+
+/** The feed record of a verified feed: the existing one for its URL, or a new one with its entries. */
+export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed): Promise<FeedDoc> {
+  const existing = await ctx.store.feeds.findOne({ url: found.url });
+  if (existing) return existing;
+
+  const feedId = await nextId(ctx.store.raw, 'feeds');
+  const fields = entryFieldsOf(found.feed.items, found.url);
+  const { added } = await storeEntries(ctx, feedId, fields);
+  const now = ctx.clock.nowDate();
+  const interval = nextIntervalMinutes(
+    intervalBounds(ctx),
+    ctx.config.READER_POLL_DEFAULT_MINUTES,
+    found.feed.items.flatMap((i) => (i.published ? [i.published] : [])),
+    true,
+    now.getTime(),
+  );
+  const doc: FeedDoc = {
+    _id: feedId,
+    url: found.url,
+    siteUrl: found.feed.siteUrl,
+    siteHost: siteHostOf(found.feed.siteUrl, found.url),
+    title: found.feed.title,
+    format: found.feed.format,
+    jsonFeed: found.feed.jsonFeed,
+    etag: found.etag,
+    lastModified: found.lastModified,
+    subscriberCount: 0,
+    intervalMinutes: interval,
+    nextCheckAt: new Date(now.getTime() + jittered(interval)),
+    lastCheckedAt: now,
+    lastError: null,
+    errorCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await ctx.store.feeds.insertOne(doc);
+  } catch (err) {
+    if (!(err instanceof DuplicateKeyError)) throw err;
+    // Someone created the same feed meanwhile: ours never became visible, so it simply goes.
+    await ctx.store.entries.deleteMany({ _id: { $in: added } });
+    await ctx.store.timelines.deleteOne({ _id: feedId });
+    const winner = await ctx.store.feeds.findOne({ url: found.url });
+    if (!winner) throw err;
+    return winner;
+  }
+  await ensureIcon(ctx, doc);
+  return doc;
+}
+
+/** Queues an icon lookup for the feed's site unless one is known or under way. */
+export async function ensureIcon(ctx: ReaderContext, feed: FeedDoc): Promise<void> {
+  const icon = await ctx.store.icons.findOne({ _id: feed.siteHost });
+  if (icon) return;
+  await ctx.jobs.enqueue(
+    JOB.icon,
+    { host: feed.siteHost, siteUrl: feed.siteUrl ?? new URL(feed.url).origin + '/' },
+    { key: `icon:${feed.siteHost}`, maxAttempts: 2 },
+  );
+}

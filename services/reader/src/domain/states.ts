@@ -1,0 +1,172 @@
+// Per-user reading state: the unread and starred sets and the version every cached view of the user is
+// checked against. One document per user, so reading a user's sets is one lookup and a change to
+// them is one atomic write; concurrent writers are serialised by the version (compare and set).
+//
+// The unread set is stored as one string of comma-separated ids: a user may have tens of thousands,
+// and the embedded store copies and checks an array element by element on every write, a string not
+// at all. New entries of subscribed feeds are appended atomically to `arrived` (no read needed); the
+// next change of the sets folds them into the string.
+import { DuplicateKeyError } from '@murmur/platform';
+import type { ReaderStore, StarredRef, UserStateDoc } from '../store.js';
+
+/** Far above real use (the newest 100 per subscription, 5,000 subscriptions); keeps documents bounded. */
+export const MAX_UNREAD_PER_USER = 500_000;
+
+/** What changes in the sets: ids actually changing state only (computed against the current sets). */
+export interface SetsDelta {
+  markUnread?: number[];
+  markRead?: number[];
+  star?: StarredRef[];
+  unstar?: number[];
+}
+
+/** The sets as of a version: from a cached view, or decoded from the document. */
+export interface CurrentSets {
+  version: number;
+  unread: ReadonlySet<number>;
+  starred: ReadonlyMap<number, StarredRef>;
+}
+
+export function encodeIds(ids: Iterable<number>): string {
+  return [...ids].join(',');
+}
+
+export function decodeIds(text: string): number[] {
+  return text === '' ? [] : text.split(',').map(Number);
+}
+
+/** The unread ids of a document: the stored set plus what arrived since. */
+export function unreadOf(doc: Pick<UserStateDoc, 'unread' | 'arrived'>): Set<number> {
+  const unread = new Set(decodeIds(doc.unread));
+  for (const id of doc.arrived) unread.add(id);
+  return unread;
+}
+
+function isEmpty(delta: SetsDelta): boolean {
+  return !delta.markUnread?.length && !delta.markRead?.length && !delta.star?.length && !delta.unstar?.length;
+}
+
+export interface Written {
+  userId: number;
+  version: number;
+  updatedAt: Date;
+  delta: SetsDelta;
+}
+
+export class UserStates {
+  constructor(
+    private readonly store: ReaderStore,
+    private readonly now: () => Date,
+  ) {}
+
+  async read(userId: number): Promise<UserStateDoc> {
+    const doc = await this.store.states.findOne({ _id: userId });
+    return doc ?? { _id: userId, version: 0, updatedAt: new Date(0), unread: '', arrived: [], starred: [] };
+  }
+
+  /** Version and time of the last change, without the sets. */
+  async version(userId: number): Promise<{ version: number; updatedAt: Date }> {
+    const doc = await this.store.states.findOne(
+      { _id: userId },
+      { projection: { version: 1, updatedAt: 1 } },
+    );
+    return doc ? { version: doc.version, updatedAt: doc.updatedAt } : { version: 0, updatedAt: new Date(0) };
+  }
+
+  /**
+   * Computes a delta from the current sets and writes it if the document did not change meanwhile
+   * (else reads again and retries). `known` (a current view's sets) saves the first read. Resolves to
+   * the write, or null when the delta was empty (nothing written, version unchanged).
+   */
+  async change(
+    userId: number,
+    known: CurrentSets | null,
+    makeDelta: (current: CurrentSets) => SetsDelta,
+  ): Promise<Written | null> {
+    for (let attempt = 1; ; attempt++) {
+      let current: CurrentSets;
+      let exists = true;
+      if (attempt === 1 && known !== null && known.version > 0) current = known;
+      else {
+        const doc = await this.store.states.findOne({ _id: userId });
+        exists = doc !== null;
+        current = doc
+          ? {
+              version: doc.version,
+              unread: unreadOf(doc),
+              starred: new Map(doc.starred.map((r) => [r.entryId, r])),
+            }
+          : { version: 0, unread: new Set(), starred: new Map() };
+      }
+      const delta = makeDelta(current);
+      if (isEmpty(delta)) return null;
+      const updatedAt = this.now();
+      const fields = {
+        unread: unreadAfter(current.unread, delta),
+        arrived: [],
+        starred: starredAfter(current.starred, delta),
+      };
+      if (!exists) {
+        try {
+          await this.store.states.insertOne({ _id: userId, version: 1, updatedAt, ...fields });
+          return { userId, version: 1, updatedAt, delta };
+        } catch (err) {
+          if (!(err instanceof DuplicateKeyError)) throw err;
+        }
+      } else {
+        const r = await this.store.states.updateOne(
+          { _id: userId, version: current.version },
+          { $set: { ...fields, updatedAt }, $inc: { version: 1 } },
+        );
+        if (r.matchedCount === 1) return { userId, version: current.version + 1, updatedAt, delta };
+      }
+      if (attempt >= 50) throw new Error(`user ${userId}: reading state kept changing; giving up`);
+    }
+  }
+
+  /** New entries of a subscribed feed: unread for the user, appended atomically (no read needed). */
+  async pushUnread(userId: number, ids: number[]): Promise<void> {
+    await this.store.states.updateOne(
+      { _id: userId },
+      {
+        $push: { arrived: { $each: ids, $slice: -MAX_UNREAD_PER_USER } },
+        $inc: { version: 1 },
+        $set: { updatedAt: this.now() },
+        $setOnInsert: { unread: '', starred: [] },
+      },
+      { upsert: true },
+    );
+  }
+
+  /**
+   * Records that something the user's views show changed (subscriptions, taggings, feed data).
+   * Call after writing that change. Resolves to the new version.
+   */
+  async touch(userId: number): Promise<{ version: number; updatedAt: Date }> {
+    const updatedAt = this.now();
+    const doc = await this.store.states.findOneAndUpdate(
+      { _id: userId },
+      { $inc: { version: 1 }, $set: { updatedAt }, $setOnInsert: { unread: '', arrived: [], starred: [] } },
+      { upsert: true, returnDocument: 'after', projection: { version: 1 } },
+    );
+    return { version: doc?.version ?? 1, updatedAt };
+  }
+}
+
+/**
+ * The encoded unread set after `delta`, in one pass and without copying the set (a delta lists only
+ * ids that change state: `markRead` ones are unread now, `markUnread` ones are not).
+ */
+function unreadAfter(unread: ReadonlySet<number>, delta: SetsDelta): string {
+  const read = new Set(delta.markRead ?? []);
+  const ids: number[] = [];
+  for (const id of unread) if (!read.has(id)) ids.push(id);
+  for (const id of delta.markUnread ?? []) ids.push(id);
+  return encodeIds(ids);
+}
+
+function starredAfter(starred: ReadonlyMap<number, StarredRef>, delta: SetsDelta): StarredRef[] {
+  const unstar = new Set(delta.unstar ?? []);
+  const refs = [...starred.values()].filter((ref) => !unstar.has(ref.entryId));
+  return refs.concat(delta.star ?? []);
+}

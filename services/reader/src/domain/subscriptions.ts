@@ -1,0 +1,178 @@
+// Subscriptions (reader.md "Subscriptions"): create from a feed or site URL, rename, delete. A new
+// subscription makes the feed's newest 100 entries unread for that user.
+import { badRequest, DuplicateKeyError, formatReaderTime, nextId } from '@murmur/platform';
+import { discoverFeeds } from '../feeds/discover.js';
+import type { FeedDoc, JsonFeedMeta, SubscriptionDoc } from '../store.js';
+import type { ReaderContext } from './context.js';
+import { feedFromDiscovery } from './feeds.js';
+import type { SubscriptionView, UserView } from './views.js';
+
+export const NEW_SUBSCRIPTION_UNREAD = 100;
+
+export interface FeedChoice {
+  feed_url: string;
+  title: string;
+  is_json_feed: boolean;
+}
+
+export type SubscribeOutcome =
+  | { kind: 'created' | 'existing'; subscription: SubscriptionView }
+  | { kind: 'choices'; choices: FeedChoice[] }
+  | { kind: 'none' };
+
+/**
+ * `feed_url` as given by a client: trimmed, `https://` added when there is no scheme, http(s) only,
+ * at most 2048 characters, without fragment. Throws 400 naming `param`.
+ */
+export function normaliseFeedInput(raw: string, param: string): string {
+  let text = raw.trim();
+  if (text === '') throw badRequest('Missing parameter: feed_url', param);
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(text) || /^[^:/]+:\d+(\/|$)/.test(text))
+    text = `https://${text.replace(/^\/+/, '')}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw badRequest('Must be an http or https URL', param);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw badRequest('Must be an http or https URL', param);
+  }
+  url.hash = '';
+  if (url.href.length > 2048) throw badRequest('Must be at most 2048 characters', param);
+  return url.href;
+}
+
+export interface SubscriptionJson {
+  id: number;
+  created_at: string;
+  feed_id: number;
+  title: string;
+  feed_url: string;
+  site_url: string;
+  json_feed?: JsonFeedMeta | null;
+  last_error?: string | null;
+  last_checked_at?: string | null;
+  next_check_at?: string;
+}
+
+export function subscriptionJson(sub: SubscriptionView, extended: boolean): SubscriptionJson {
+  const feed = sub.feed;
+  const out: SubscriptionJson = {
+    id: sub.id,
+    created_at: formatReaderTime(BigInt(sub.createdAt)),
+    feed_id: sub.feedId,
+    title: sub.title ?? feed.title ?? new URL(feed.url).host,
+    feed_url: feed.url,
+    site_url: feed.siteUrl ?? `${new URL(feed.url).origin}/`,
+  };
+  if (extended) {
+    out.json_feed = feed.jsonFeed;
+    // Beyond Feedbin: how polling of the feed goes (reader.md "Feed polling").
+    out.last_error = feed.lastError;
+    out.last_checked_at = feed.lastCheckedAt ? formatReaderTime(feed.lastCheckedAt) : null;
+    out.next_check_at = formatReaderTime(feed.nextCheckAt);
+  }
+  return out;
+}
+
+function viewOf(doc: SubscriptionDoc, feed: FeedDoc): SubscriptionView {
+  return { id: doc._id, feedId: doc.feedId, title: doc.title, createdAt: doc.createdAt, feed };
+}
+
+export async function subscribe(ctx: ReaderContext, userId: number, url: string): Promise<SubscribeOutcome> {
+  // A URL that is already a known feed needs no fetch: it is polled anyway.
+  let feed = await ctx.store.feeds.findOne({ url });
+  if (!feed) {
+    const found = await discoverFeeds(ctx.fetcher, url);
+    if (found.length === 0) return { kind: 'none' };
+    if (found.length > 1) {
+      return {
+        kind: 'choices',
+        choices: found.map((f) => ({
+          feed_url: f.url,
+          title: f.feed.title ?? new URL(f.url).host,
+          is_json_feed: f.feed.format === 'json',
+        })),
+      };
+    }
+    feed = await feedFromDiscovery(ctx, found[0]!);
+  }
+
+  const existing = await ctx.store.subscriptions.findOne({ userId, feedId: feed._id });
+  if (existing) return { kind: 'existing', subscription: viewOf(existing, feed) };
+  const count = await ctx.store.subscriptions.countDocuments({ userId });
+  if (count >= ctx.config.READER_SUBSCRIPTIONS_PER_USER) {
+    throw badRequest(
+      `At most ${ctx.config.READER_SUBSCRIPTIONS_PER_USER} subscriptions per user`,
+      'feed_url',
+    );
+  }
+  const doc: SubscriptionDoc = {
+    _id: await nextId(ctx.store.raw, 'subscriptions'),
+    userId,
+    feedId: feed._id,
+    title: null,
+    createdAt: Number(ctx.clock.now()),
+    updatedAt: ctx.clock.nowDate(),
+  };
+  try {
+    await ctx.store.subscriptions.insertOne(doc);
+  } catch (err) {
+    if (!(err instanceof DuplicateKeyError)) throw err;
+    const winner = await ctx.store.subscriptions.findOne({ userId, feedId: feed._id });
+    if (!winner) throw err;
+    return { kind: 'existing', subscription: viewOf(winner, feed) };
+  }
+  await ctx.store.feeds.updateOne({ _id: feed._id }, { $inc: { subscriberCount: 1 } });
+  const timeline = await ctx.store.timelines.findOne({ _id: feed._id });
+  const newest = timeline ? timeline.ids.slice(-NEW_SUBSCRIPTION_UNREAD) : [];
+  // Written last: this increments the user's version, so views built before it rebuild.
+  const written = await ctx.states.change(userId, null, (current) => ({
+    markUnread: newest.filter((id) => !current.unread.has(id)),
+  }));
+  if (written === null) await ctx.states.touch(userId);
+  return { kind: 'created', subscription: viewOf(doc, feed) };
+}
+
+export function ownSubscription(view: UserView, id: number): SubscriptionView | undefined {
+  return view.subscriptions.find((s) => s.id === id);
+}
+
+/** Renames (title trimmed, 1–255 characters, checked by the route). */
+export async function renameSubscription(
+  ctx: ReaderContext,
+  sub: SubscriptionView,
+  userId: number,
+  title: string,
+) {
+  await ctx.store.subscriptions.updateOne(
+    { _id: sub.id, userId },
+    { $set: { title, updatedAt: ctx.clock.nowDate() } },
+  );
+  const state = await ctx.states.touch(userId);
+  ctx.views.afterWrite({ _id: userId, ...state }, (view) => {
+    const own = ownSubscription(view, sub.id);
+    if (own) own.title = title;
+  });
+  return { ...sub, title };
+}
+
+/** Removes the subscription, its taggings and the user's unread entries of that feed. */
+export async function unsubscribe(
+  ctx: ReaderContext,
+  sub: SubscriptionView,
+  userId: number,
+): Promise<boolean> {
+  const r = await ctx.store.subscriptions.deleteOne({ _id: sub.id, userId });
+  if (r.deletedCount === 0) return false;
+  await ctx.store.feeds.updateOne({ _id: sub.feedId }, { $inc: { subscriberCount: -1 } });
+  await ctx.store.taggings.deleteMany({ userId, feedId: sub.feedId });
+  const timeline = await ctx.store.timelines.findOne({ _id: sub.feedId });
+  const ofFeed = timeline?.ids ?? [];
+  await ctx.states.change(userId, null, (current) => ({
+    markRead: ofFeed.filter((id) => current.unread.has(id)),
+  }));
+  await ctx.states.touch(userId);
+  return true;
+}

@@ -1,0 +1,142 @@
+// HTML from feeds (security.md §8): made absolute, then sanitised when stored; plain text derived
+// from it for summaries, titles and recaps.
+import { Parser } from 'htmlparser2';
+import sanitizeHtml from 'sanitize-html';
+
+const ALLOWED_TAGS = [
+  'a', 'abbr', 'b', 'blockquote', 'br', 'cite', 'code', 'dd', 'del', 'details', 'dfn', 'div', 'dl', 'dt',
+  'em', 'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'img', 'ins', 'kbd', 'li',
+  'mark', 'ol', 'p', 'pre', 'q', 's', 'small', 'span', 'strong', 'sub', 'summary', 'sup', 'table', 'tbody',
+  'td', 'tfoot', 'th', 'thead', 'time', 'tr', 'u', 'ul', 'audio', 'video', 'source', 'picture',
+]; // prettier-ignore
+
+const MEDIA_ATTRIBUTES = ['src', 'controls', 'poster', 'width', 'height'];
+const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
+  a: ['href', 'title', 'rel'],
+  img: ['src', 'alt', 'title', 'width', 'height'],
+  audio: MEDIA_ATTRIBUTES,
+  video: MEDIA_ATTRIBUTES,
+  source: ['src', 'type'],
+  td: ['colspan', 'rowspan'],
+  th: ['colspan', 'rowspan'],
+  time: ['datetime'],
+  blockquote: ['cite'],
+  q: ['cite'],
+  ol: ['start'],
+};
+
+/** Removed together with everything inside them. */
+const DROPPED_WITH_CONTENT = [
+  'script', 'style', 'iframe', 'object', 'embed', 'noscript', 'template', 'svg', 'math', 'form',
+  'textarea', 'select', 'button',
+]; // prettier-ignore
+
+const URL_ATTRIBUTES = ['href', 'src', 'poster', 'cite'];
+const WEB_ONLY = ['http', 'https'];
+const LINK_REL = 'nofollow noopener noreferrer';
+
+/**
+ * Resolves a path-relative or root-relative reference against `base`. Protocol-relative (`//host`)
+ * references are left alone so the sanitiser refuses them; so are values that do not parse.
+ */
+function resolveReference(value: string, base: string | null): string {
+  const v = value.trim();
+  if (base === null || v === '' || v.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(v)) return v;
+  try {
+    return new URL(v, base).href;
+  } catch {
+    return v;
+  }
+}
+
+/** Sanitised HTML with absolute URLs; links get `rel="nofollow noopener noreferrer"`. */
+export function sanitizeContent(html: string, baseUrl: string | null): string {
+  return sanitizeHtml(html, {
+    allowedTags: ALLOWED_TAGS,
+    allowedAttributes: ALLOWED_ATTRIBUTES,
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: {
+      img: WEB_ONLY,
+      audio: WEB_ONLY,
+      video: WEB_ONLY,
+      source: WEB_ONLY,
+      blockquote: WEB_ONLY,
+      q: WEB_ONLY,
+    },
+    allowedSchemesAppliedToAttributes: URL_ATTRIBUTES,
+    allowProtocolRelative: false,
+    nonTextTags: DROPPED_WITH_CONTENT,
+    disallowedTagsMode: 'discard',
+    transformTags: {
+      '*': (tagName, attribs) => {
+        const out: Record<string, string> = {};
+        for (const [name, value] of Object.entries(attribs)) {
+          out[name] = URL_ATTRIBUTES.includes(name) ? resolveReference(value, baseUrl) : value;
+        }
+        if (tagName === 'a') out.rel = LINK_REL;
+        return { tagName, attribs: out };
+      },
+    },
+  }).trim();
+}
+
+const BLOCK_TAGS = new Set([
+  'p', 'div', 'br', 'li', 'ul', 'ol', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'td',
+  'th', 'figure', 'figcaption', 'hr', 'dd', 'dt', 'table', 'section', 'article', 'header', 'footer',
+]); // prettier-ignore
+const SKIPPED_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
+
+/** Visible text of an HTML fragment: tags removed, entities decoded, whitespace collapsed. */
+export function htmlToText(html: string): string {
+  const parts: string[] = [];
+  let skipping = 0;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (SKIPPED_TEXT.has(name)) skipping++;
+        if (BLOCK_TAGS.has(name)) parts.push(' ');
+      },
+      onclosetag(name) {
+        if (SKIPPED_TEXT.has(name)) skipping = Math.max(0, skipping - 1);
+        if (BLOCK_TAGS.has(name)) parts.push(' ');
+      },
+      ontext(text) {
+        if (skipping === 0) parts.push(text);
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
+/** Plain text cut to at most `max` characters, at a word boundary where there is one. */
+export function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 3);
+  const space = cut.lastIndexOf(' ');
+  // Three ASCII dots: one non-Latin-1 character would double the memory of the whole string.
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}...`;
+}
+
+/** Plain text of a title-like value (feeds put markup and entities in titles); null when empty. */
+export function plainText(value: unknown, max = 1000): string | null {
+  if (typeof value !== 'string') return null;
+  const text = htmlToText(value);
+  return text === '' ? null : truncateText(text, max);
+}
+
+/** An absolute http(s) URL from `value` (resolved against `base`), without its fragment; or null. */
+export function httpUrl(value: unknown, base: string | null = null): string | null {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 2048) return null;
+  try {
+    const url = base === null ? new URL(value.trim()) : new URL(value.trim(), base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.username || url.password) return null;
+    url.hash = '';
+    return url.href;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,109 @@
+// JSON Feed 1 and 1.1 (https://jsonfeed.org/version/1.1) mapped to the parsers' common shape. The
+// first attachment becomes the enclosure; the source's own fields are kept for `mode=extended`.
+import { escapeHtml, parseTimestamp } from '@murmur/platform';
+import type { EnclosureDoc, EntryJsonFeed, JsonFeedMeta } from '../store.js';
+import { httpUrl, plainText } from './html.js';
+import { FeedParseError, type ParsedFeed, type ParsedItem } from './types.js';
+
+export const JSON_FEED_VERSIONS = ['https://jsonfeed.org/version/1', 'https://jsonfeed.org/version/1.1'];
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function text(v: unknown, max = 2048): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null;
+}
+
+/** The version URL when `doc` claims to be a JSON Feed (trailing slash tolerated). */
+export function jsonFeedVersion(doc: unknown): string | null {
+  if (!isObject(doc) || typeof doc.version !== 'string') return null;
+  const version = doc.version.replace(/\/+$/, '');
+  return JSON_FEED_VERSIONS.includes(version) ? version : null;
+}
+
+/** `{name, url, avatar}` with only the string members present; null when none is. */
+function authorObject(v: unknown, base: string): Record<string, string> | null {
+  if (!isObject(v)) return null;
+  const out: Record<string, string> = {};
+  const name = text(v.name, 200);
+  const url = httpUrl(v.url, base);
+  const avatar = httpUrl(v.avatar, base);
+  if (name) out.name = name;
+  if (url) out.url = url;
+  if (avatar) out.avatar = avatar;
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+function enclosureOf(attachments: unknown, base: string): EnclosureDoc | null {
+  if (!Array.isArray(attachments)) return null;
+  const first: unknown = attachments[0];
+  if (!isObject(first)) return null;
+  const url = httpUrl(first.url, base);
+  if (!url) return null;
+  const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? String(v) : '');
+  return {
+    url,
+    type: text(first.mime_type, 200) ?? '',
+    length: number(first.size_in_bytes),
+    duration: number(first.duration_in_seconds),
+  };
+}
+
+function mapItem(item: Json, feedUrl: string): ParsedItem | null {
+  const id = typeof item.id === 'number' ? String(item.id) : text(item.id, 2048);
+  const link = httpUrl(item.url, feedUrl);
+  const base = link ?? feedUrl;
+  let contentHtml = text(item.content_html, 5_000_000);
+  if (contentHtml === null) {
+    const body = text(item.content_text, 5_000_000) ?? text(item.summary, 100_000);
+    if (body !== null) contentHtml = `<p>${escapeHtml(body).replace(/\n{2,}/g, '</p><p>')}</p>`;
+  }
+  const authors = Array.isArray(item.authors)
+    ? item.authors.map((a) => authorObject(a, base)).filter((a): a is Record<string, string> => a !== null)
+    : null;
+  const author = authorObject(item.author, base);
+  const published = text(item.date_published, 100) ?? text(item.date_modified, 100);
+  const parsedDate = published === null ? null : parseTimestamp(published);
+  const jsonFeed: EntryJsonFeed = {
+    id: id ?? '',
+    image: httpUrl(item.image, base),
+    banner_image: httpUrl(item.banner_image, base),
+    author,
+    authors: authors && authors.length > 0 ? authors : null,
+    external_url: httpUrl(item.external_url, base),
+  };
+  if (id === null && link === null && contentHtml === null) return null;
+  return {
+    guid: id,
+    link,
+    title: plainText(item.title),
+    author: (authors?.[0] ?? author)?.name ?? null,
+    contentHtml,
+    published: parsedDate ? new Date(parsedDate.ms) : null,
+    enclosure: enclosureOf(item.attachments, base),
+    jsonFeed,
+  };
+}
+
+export function parseJsonFeed(doc: unknown, feedUrl: string): ParsedFeed {
+  const version = jsonFeedVersion(doc);
+  if (version === null || !isObject(doc)) throw new FeedParseError('not a JSON Feed');
+  if (!Array.isArray(doc.items)) throw new FeedParseError('JSON Feed without an items array');
+  const homePage = httpUrl(doc.home_page_url, feedUrl);
+  const meta: JsonFeedMeta = {
+    favicon: httpUrl(doc.favicon, feedUrl),
+    icon: httpUrl(doc.icon, feedUrl),
+    feed_url: httpUrl(doc.feed_url, feedUrl),
+    home_page_url: homePage,
+    title: plainText(doc.title),
+    version,
+  };
+  const items = doc.items
+    .filter(isObject)
+    .map((item) => mapItem(item, feedUrl))
+    .filter((item): item is ParsedItem => item !== null);
+  return { format: 'json', title: meta.title, siteUrl: homePage, jsonFeed: meta, items };
+}

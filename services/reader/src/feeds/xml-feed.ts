@@ -1,0 +1,143 @@
+// RSS 0.9x/1.0/2.0 and Atom 1.0 through feedparser (over sax), with the XML hardening of security.md §7:
+// a document declaring entities or carrying a DOCTYPE internal subset is refused before parsing, and
+// only the five predefined entities (plus numeric references) are decoded.
+import FeedParser from 'feedparser';
+import type { EnclosureDoc } from '../store.js';
+import { httpUrl, plainText } from './html.js';
+import { FeedParseError, type ParsedFeed, type ParsedItem } from './types.js';
+
+const XML_ENTITIES = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, string>, {
+    amp: '&',
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    apos: "'",
+  }),
+);
+
+/** The text before the root element: where DOCTYPE and entity declarations would be. */
+function prolog(body: string): string {
+  const root = /<(?![?!])/.exec(body);
+  return root ? body.slice(0, root.index) : body;
+}
+
+export function refuseEntityDeclarations(body: string): void {
+  const head = prolog(body);
+  if (/<!ENTITY/i.test(head) || /<!DOCTYPE[^>[]*\[/i.test(head)) {
+    throw new FeedParseError('XML with a DOCTYPE internal subset or entity declarations is refused');
+  }
+}
+
+function rootName(body: string): string | null {
+  const root = /<(?![?!])([A-Za-z_][\w:.-]*)/.exec(body);
+  return root ? root[1]!.toLowerCase() : null;
+}
+
+/** Does the document look like RSS, RDF or Atom (root element name)? */
+export function looksLikeXmlFeed(body: string): boolean {
+  const name = rootName(body);
+  return name === 'rss' || name === 'feed' || name === 'rdf:rdf' || (name?.endsWith(':rdf') ?? false);
+}
+
+/**
+ * sax in non-strict mode accepts a document that simply stops (a cut-off download); feedparser then
+ * reports a feed without items. A document whose root element is never closed is refused instead.
+ */
+function refuseUnclosedRoot(body: string): void {
+  const name = rootName(body);
+  if (name !== null && !body.toLowerCase().includes(`</${name}`)) {
+    throw new FeedParseError(`malformed XML: <${name}> is never closed`);
+  }
+}
+
+interface FeedParserItem {
+  title?: string | null;
+  description?: string | null;
+  summary?: string | null;
+  link?: string | null;
+  origlink?: string | null;
+  author?: string | null;
+  guid?: string | null;
+  date?: Date | null;
+  pubdate?: Date | null;
+  enclosures?: Array<{ url?: string; type?: string; length?: string | number }>;
+  [key: string]: unknown;
+}
+
+function duration(item: FeedParserItem): string {
+  const raw = item['itunes:duration'];
+  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)['#'] : raw;
+  return typeof value === 'string' ? value.trim().slice(0, 32) : '';
+}
+
+function enclosureOf(item: FeedParserItem, base: string): EnclosureDoc | null {
+  for (const enc of item.enclosures ?? []) {
+    const url = httpUrl(enc.url, base);
+    if (!url) continue;
+    const length = enc.length === undefined || enc.length === null ? '' : String(enc.length).trim();
+    return {
+      url,
+      type: typeof enc.type === 'string' ? enc.type.slice(0, 200) : '',
+      length: /^\d{1,15}$/.test(length) ? length : '',
+      duration: duration(item),
+    };
+  }
+  return null;
+}
+
+function validDate(d: Date | null | undefined): Date | null {
+  return d instanceof Date && !Number.isNaN(d.getTime()) ? d : null;
+}
+
+function mapItem(item: FeedParserItem, feedUrl: string): ParsedItem {
+  const link = httpUrl(item.origlink, feedUrl) ?? httpUrl(item.link, feedUrl);
+  const html = item.description ?? item.summary ?? null;
+  return {
+    guid: typeof item.guid === 'string' && item.guid.trim() !== '' ? item.guid.trim().slice(0, 2048) : null,
+    link,
+    title: plainText(item.title),
+    author: plainText(item.author, 200),
+    contentHtml: typeof html === 'string' && html.trim() !== '' ? html : null,
+    published: validDate(item.pubdate) ?? validDate(item.date),
+    enclosure: enclosureOf(item, link ?? feedUrl),
+    jsonFeed: null,
+  };
+}
+
+export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed> {
+  refuseEntityDeclarations(body);
+  refuseUnclosedRoot(body);
+  return new Promise((resolve, reject) => {
+    const parser = new FeedParser({ feedurl: feedUrl, addmeta: false, resume_saxerror: true });
+    // feedparser runs sax in non-strict mode, whose entity table is HTML's; keep XML's five only.
+    const sax = (parser as unknown as { stream?: { _parser?: { ENTITIES?: unknown } } }).stream?._parser;
+    if (sax && 'ENTITIES' in sax) sax.ENTITIES = Object.create(XML_ENTITIES);
+    const items: ParsedItem[] = [];
+    let failure: Error | undefined;
+    parser.on('error', (err: Error) => {
+      failure ??= err;
+    });
+    parser.on('readable', () => {
+      let item: FeedParserItem | null;
+      while ((item = parser.read() as FeedParserItem | null)) items.push(mapItem(item, feedUrl));
+    });
+    parser.on('end', () => {
+      const meta = parser.meta as unknown as Record<string, unknown> | undefined;
+      const type = meta?.['#type'];
+      if (type !== 'rss' && type !== 'atom' && type !== 'rdf') {
+        return reject(new FeedParseError(failure ? `not a feed (${failure.message})` : 'not a feed'));
+      }
+      if (failure && items.length === 0)
+        return reject(new FeedParseError(`malformed XML: ${failure.message}`));
+      resolve({
+        format: type === 'atom' ? 'atom' : 'rss',
+        title: plainText(meta?.title),
+        siteUrl: httpUrl(meta?.link, feedUrl),
+        jsonFeed: null,
+        items,
+      });
+    });
+    parser.end(body);
+  });
+}

@@ -1,0 +1,68 @@
+// Site icons (reader.md "Icons"): `<link rel="icon">`, then `apple-touch-icon`, from the site's page;
+// else `/favicon.ico` when the site serves one. Only the URL is stored, refreshed daily.
+import { FETCH_LIMITS, FetchError } from '@murmur/platform';
+import { Parser } from 'htmlparser2';
+import type { ReaderContext } from '../domain/context.js';
+import { httpUrl } from '../feeds/html.js';
+import { decodeBody } from '../feeds/parse.js';
+
+export interface IconPayload {
+  host: string;
+  siteUrl: string;
+}
+
+export const ICON_MAX_AGE_MS = 24 * 60 * 60_000;
+
+/** The icon URLs a page declares, best first. */
+export function declaredIcons(html: string, pageUrl: string): string[] {
+  let base = pageUrl;
+  const icons: string[] = [];
+  const touch: string[] = [];
+  const parser = new Parser({
+    onopentag(name, attrs) {
+      if (name === 'base' && attrs.href) base = httpUrl(attrs.href, pageUrl) ?? base;
+      if (name !== 'link' || !attrs.href) return;
+      const rels = (attrs.rel ?? '').toLowerCase().split(/\s+/);
+      const href = httpUrl(attrs.href, base);
+      if (!href) return;
+      if (rels.includes('icon')) icons.push(href);
+      else if (rels.includes('apple-touch-icon') || rels.includes('apple-touch-icon-precomposed'))
+        touch.push(href);
+    },
+  });
+  parser.write(html);
+  parser.end();
+  return [...icons, ...touch];
+}
+
+async function findIcon(ctx: ReaderContext, siteUrl: string): Promise<string | null> {
+  const limits = { ...FETCH_LIMITS.icon, truncate: true };
+  try {
+    const page = await ctx.fetcher.fetch(siteUrl, { limits, accept: 'text/html' });
+    if (page.status >= 200 && page.status < 300) {
+      const declared = declaredIcons(decodeBody(page.body, page.headers['content-type']), page.url);
+      if (declared.length > 0) return declared[0]!;
+    }
+  } catch (err) {
+    if (!(err instanceof FetchError)) throw err;
+  }
+  const favicon = `${new URL(siteUrl).origin}/favicon.ico`;
+  try {
+    const res = await ctx.fetcher.fetch(favicon, { limits: FETCH_LIMITS.icon, accept: 'image/*' });
+    const type = (res.headers['content-type'] ?? '').toLowerCase();
+    const isImage = type.startsWith('image/') || type === 'application/octet-stream' || type === '';
+    return res.status === 200 && res.body.length > 0 && isImage ? favicon : null;
+  } catch (err) {
+    if (err instanceof FetchError) return null;
+    throw err;
+  }
+}
+
+export async function refreshIcon(ctx: ReaderContext, payload: IconPayload): Promise<void> {
+  const url = await findIcon(ctx, payload.siteUrl);
+  await ctx.store.icons.updateOne(
+    { _id: payload.host },
+    { $set: { url, checkedAt: ctx.clock.nowDate() } },
+    { upsert: true },
+  );
+}

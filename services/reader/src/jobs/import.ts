@@ -1,0 +1,58 @@
+// The OPML import job: subscribes the user to each pending item (a few at a time), records each
+// item's outcome as it goes, and tags feeds with their OPML folder. Safe to run again after a crash:
+// finished items are skipped, subscribing twice finds the existing subscription.
+import { AppError } from '@murmur/platform';
+import type { ReaderContext } from '../domain/context.js';
+import { normaliseFeedInput, subscribe } from '../domain/subscriptions.js';
+import { tagFeed } from '../domain/taggings.js';
+import type { ImportItemDoc } from '../store.js';
+
+export interface ImportPayload {
+  importId: number;
+}
+
+const PARALLEL = 4;
+
+async function importItem(
+  ctx: ReaderContext,
+  userId: number,
+  item: ImportItemDoc,
+): Promise<'complete' | 'failed'> {
+  let url: string;
+  try {
+    url = normaliseFeedInput(item.feed_url, 'feed_url');
+  } catch {
+    return 'failed';
+  }
+  let outcome;
+  try {
+    outcome = await subscribe(ctx, userId, url);
+    // An OPML entry that leads to several feeds: the first is what the author listed first.
+    if (outcome.kind === 'choices') outcome = await subscribe(ctx, userId, outcome.choices[0]!.feed_url);
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return 'failed';
+    throw err;
+  }
+  if (outcome.kind !== 'created' && outcome.kind !== 'existing') return 'failed';
+  for (const tag of item.tags) await tagFeed(ctx, userId, outcome.subscription.feedId, tag.slice(0, 255));
+  return 'complete';
+}
+
+export async function runImport(ctx: ReaderContext, payload: ImportPayload): Promise<void> {
+  const doc = await ctx.store.imports.findOne({ _id: payload.importId });
+  if (!doc || doc.complete) return;
+  const pending = doc.items
+    .map((item, index) => ({ item, index }))
+    .filter(({ item }) => item.status === 'pending');
+  let next = 0;
+  const worker = async () => {
+    while (next < pending.length) {
+      const { item, index } = pending[next++]!;
+      const status = await importItem(ctx, doc.userId, item);
+      await ctx.store.imports.updateOne({ _id: doc._id }, { $set: { [`items.${index}.status`]: status } });
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  await ctx.store.imports.updateOne({ _id: doc._id }, { $set: { complete: true } });
+  await ctx.states.touch(doc.userId);
+}

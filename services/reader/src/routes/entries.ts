@@ -1,0 +1,151 @@
+// GET /feeds/v2/entries.json, /feeds/v2/entries/{id}.json, /feeds/v2/feeds/{id}/entries.json.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { formatReaderTime, linkHeader, notFound, parsePage, zParam } from '@murmur/platform';
+import type { ReaderContext } from '../domain/context.js';
+import {
+  entryJson,
+  loadEntries,
+  selectEntries,
+  visibleEntries,
+  type EntryFilter,
+  type EntryShape,
+} from '../domain/entries.js';
+import type { UserView } from '../domain/views.js';
+import { setLastModified } from './http-cache.js';
+import { boolFilter, idList, lenientFlag, modeParam, pathId, rawParam, sinceParam } from './params.js';
+import { readerRoute, type RouteScopes } from './route.js';
+import { entriesSchema, entrySchema } from './schemas.js';
+
+const DEFAULT_PER_PAGE = 100;
+const MAX_PER_PAGE = 1000;
+const MAX_IDS = 100;
+
+const shapeParams = {
+  mode: modeParam(),
+  include_enclosure: lenientFlag(),
+};
+
+const listParams = {
+  ...shapeParams,
+  read: boolFilter().optional(),
+  starred: boolFilter().optional(),
+  since: sinceParam().optional(),
+  per_page: rawParam(),
+  page: rawParam(),
+};
+
+type ListInput = {
+  mode?: boolean;
+  include_enclosure?: boolean;
+  read?: boolean;
+  starred?: boolean;
+  since?: number;
+  per_page?: unknown;
+  page?: unknown;
+};
+
+const shapeOf = (input: { mode?: boolean; include_enclosure?: boolean }): EntryShape => ({
+  extended: input.mode === true,
+  includeEnclosure: input.include_enclosure === true,
+});
+
+/** The request's query with `since` in the six-digit form, for the Link URLs. */
+function linkQuery(request: FastifyRequest, sinceMicros: number | undefined): URLSearchParams {
+  const q = request.url.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : request.url.slice(q + 1));
+  if (sinceMicros !== undefined) params.set('since', formatReaderTime(BigInt(sinceMicros)));
+  return params;
+}
+
+/** One page of a filtered timeline with the Feedbin headers; 404 for a page beyond the last. */
+async function sendPage(
+  ctx: ReaderContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: UserView,
+  input: ListInput,
+  filter: EntryFilter,
+) {
+  const { page, perPage, offset } = parsePage(input, {
+    defaultPerPage: DEFAULT_PER_PAGE,
+    maxPerPage: MAX_PER_PAGE,
+  });
+  const selected = selectEntries(
+    view,
+    { ...filter, read: input.read, starred: input.starred, sinceMicros: input.since },
+    offset,
+    perPage,
+  );
+  if (page > 1 && selected.ids.length === 0) throw notFound();
+  const docs = await loadEntries(ctx.store, selected.ids);
+  const path = request.url.split('?')[0]!;
+  const links = linkHeader(ctx.config.PUBLIC_URL, path, linkQuery(request, input.since), {
+    page,
+    perPage,
+    total: selected.total,
+  });
+  reply.header('x-feedbin-record-count', String(selected.total));
+  if (links) reply.header('links', links).header('link', links);
+  setLastModified(reply, view.updatedAt, ctx.clock);
+  const shape = shapeOf(input);
+  return docs.map((d) => entryJson(d, shape));
+}
+
+export function registerEntryRoutes(scope: FastifyInstance, scopes: RouteScopes, ctx: ReaderContext): void {
+  readerRoute(scope, scopes, {
+    method: 'GET',
+    url: '/feeds/v2/entries.json',
+    scope: 'read',
+    input: z.object({
+      ...listParams,
+      ids: idList({
+        max: MAX_IDS,
+        tooMany: 'At most 100 ids per request',
+        notInteger: 'At most 100 ids per request',
+        allowEmpty: true,
+      }).optional(),
+    }),
+    response: { 200: entriesSchema },
+    handler: async ({ input, auth, request, reply }) => {
+      const view = await ctx.views.get(auth.userId);
+      if (input.ids === undefined) return sendPage(ctx, request, reply, view, input, {});
+      // With ids: the visible ones, newest first, in one page; the filters do not apply.
+      const docs = await visibleEntries(ctx.store, view, input.ids);
+      reply.header('x-feedbin-record-count', String(docs.length));
+      setLastModified(reply, view.updatedAt, ctx.clock);
+      const shape = shapeOf(input);
+      return docs.map((d) => entryJson(d, shape));
+    },
+  });
+
+  readerRoute(scope, scopes, {
+    method: 'GET',
+    url: '/feeds/v2/entries/:id.json',
+    scope: 'read',
+    params: pathId,
+    input: z.object(shapeParams),
+    response: { 200: entrySchema },
+    handler: async ({ params, input, auth, reply }) => {
+      const view = await ctx.views.get(auth.userId);
+      const [doc] = await visibleEntries(ctx.store, view, [params.id]);
+      if (!doc) throw notFound();
+      setLastModified(reply, doc.updatedAt, ctx.clock);
+      return entryJson(doc, shapeOf(input));
+    },
+  });
+
+  readerRoute(scope, scopes, {
+    method: 'GET',
+    url: '/feeds/v2/feeds/:id/entries.json',
+    scope: 'read',
+    params: z.object({ id: zParam.id() }),
+    input: z.object(listParams),
+    response: { 200: entriesSchema },
+    handler: async ({ params, input, auth, request, reply }) => {
+      const view = await ctx.views.get(auth.userId);
+      if (!view.subscriptionByFeed.has(params.id)) throw notFound();
+      return sendPage(ctx, request, reply, view, input, { feedId: params.id });
+    },
+  });
+}

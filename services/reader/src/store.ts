@@ -1,0 +1,284 @@
+// The reader's collections, their documents and indexes. Shaped for the embedded store (nedb) as much
+// as for MongoDB: no query scans all entries; per-user reading state is one document; the entry ids of
+// a feed are one document, so a user's timeline is built from a few hundred reads, not 100,000.
+//
+// nedb indexes one field and removes a document from an index node in O(documents under that key), so
+// indexes here start with a field of high cardinality wherever documents are updated often.
+import { DuplicateKeyError, type Collection, type Store } from '@murmur/platform';
+
+export interface JsonFeedMeta {
+  favicon: string | null;
+  icon: string | null;
+  feed_url: string | null;
+  home_page_url: string | null;
+  title: string | null;
+  version: string;
+}
+
+export interface FeedDoc {
+  [key: string]: unknown;
+  _id: number;
+  /** Normalised feed URL; one feed record per URL, shared by all subscribers. */
+  url: string;
+  siteUrl: string | null;
+  /** `host[:port]` of the site, the key of its icon. */
+  siteHost: string;
+  title: string | null;
+  format: 'rss' | 'atom' | 'json';
+  jsonFeed: JsonFeedMeta | null;
+  etag: string | null;
+  lastModified: string | null;
+  subscriberCount: number;
+  intervalMinutes: number;
+  nextCheckAt: Date;
+  lastCheckedAt: Date | null;
+  lastError: string | null;
+  errorCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The entries of one feed in arrival order (ascending `createdAt`): what timelines are merged from. */
+export interface FeedTimelineDoc {
+  [key: string]: unknown;
+  _id: number;
+  ids: number[];
+  /** `createdAt` in microseconds, parallel to `ids`. */
+  times: number[];
+}
+
+/**
+ * Hashes of the keys of a feed's entries deleted by retention (newest last, capped): an item the
+ * feed still lists is not stored again as a new entry. Apart from timelines, which views read whole.
+ */
+export interface PrunedKeysDoc {
+  [key: string]: unknown;
+  _id: number;
+  keys: string[];
+}
+
+export interface EnclosureDoc {
+  url: string;
+  type: string;
+  length: string;
+  duration: string;
+}
+
+export interface EntryJsonFeed {
+  id: string;
+  image: string | null;
+  banner_image: string | null;
+  author: Record<string, string> | null;
+  authors: Record<string, string>[] | null;
+  external_url: string | null;
+}
+
+export interface EntryDoc {
+  [key: string]: unknown;
+  _id: number;
+  feedId: number;
+  /** Identity inside the feed: `g:` guid, `l:` normalised link or `h:` content hash. */
+  key: string;
+  title: string | null;
+  url: string | null;
+  author: string | null;
+  content: string | null;
+  summary: string;
+  /** Microseconds. */
+  published: number;
+  /** Microseconds; from the process clock that also writes `Date`. */
+  createdAt: number;
+  updatedAt: Date;
+  enclosure: EnclosureDoc | null;
+  jsonFeed: EntryJsonFeed | null;
+  /** Hash of what a client sees; a re-seen entry is rewritten only when it changes. */
+  hash: string;
+  /** Users who starred it: retention never deletes a starred entry. */
+  stars: number;
+}
+
+export interface StarredRef {
+  entryId: number;
+  feedId: number;
+  createdAt: number;
+}
+
+/**
+ * Everything a user's views depend on is versioned here: every change to the user's subscriptions,
+ * taggings or sets (and every new entry of a subscribed feed) increments `version` after writing.
+ */
+export interface UserStateDoc {
+  [key: string]: unknown;
+  _id: number;
+  version: number;
+  updatedAt: Date;
+  /** Unread entry ids, comma-separated (see domain/states.ts for why a string). */
+  unread: string;
+  /** Ids of new entries of subscribed feeds, unread too, not yet folded into `unread`. */
+  arrived: number[];
+  starred: StarredRef[];
+}
+
+export interface SubscriptionDoc {
+  [key: string]: unknown;
+  _id: number;
+  userId: number;
+  feedId: number;
+  /** The user's own title; null → the feed's. */
+  title: string | null;
+  /** Microseconds. */
+  createdAt: number;
+  updatedAt: Date;
+}
+
+export interface TaggingDoc {
+  [key: string]: unknown;
+  _id: number;
+  userId: number;
+  feedId: number;
+  name: string;
+}
+
+export interface TagDoc {
+  [key: string]: unknown;
+  _id: number;
+  userId: number;
+  name: string;
+}
+
+export interface IconDoc {
+  [key: string]: unknown;
+  _id: string;
+  url: string | null;
+  checkedAt: Date;
+}
+
+export interface HighlightDoc {
+  [key: string]: unknown;
+  _id: number;
+  userId: number;
+  entryId: number;
+  text: string;
+  start: number | null;
+  end: number | null;
+  createdAt: Date;
+  /** Copied so highlights survive unsubscribing and retention. */
+  entryTitle: string | null;
+  entryUrl: string | null;
+}
+
+export interface RecapDoc {
+  [key: string]: unknown;
+  /** `<userId>:<sha256 of the sorted visible ids>` */
+  _id: string;
+  userId: number;
+  ids: number[];
+  status: 'building' | 'ready';
+  html: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+}
+
+export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Day = (typeof DAYS)[number];
+
+export interface RecapSettingsDoc {
+  [key: string]: unknown;
+  _id: number;
+  dayofweek: Day | '';
+  /** `YYYY-MM-DD` (UTC) of the last weekly email. */
+  lastSentOn: string | null;
+}
+
+export interface ImportItemDoc {
+  title: string;
+  feed_url: string;
+  status: 'pending' | 'complete' | 'failed';
+  tags: string[];
+}
+
+export interface ImportDoc {
+  [key: string]: unknown;
+  _id: number;
+  userId: number;
+  createdAt: number;
+  complete: boolean;
+  items: ImportItemDoc[];
+}
+
+/** Markers of periodic work (retention, icon refresh), shared by replicas. */
+export interface ScheduleDoc {
+  [key: string]: unknown;
+  _id: string;
+  lastRunAt: Date;
+}
+
+export class ReaderStore {
+  readonly feeds: Collection<FeedDoc>;
+  readonly timelines: Collection<FeedTimelineDoc>;
+  readonly prunedKeys: Collection<PrunedKeysDoc>;
+  readonly entries: Collection<EntryDoc>;
+  readonly states: Collection<UserStateDoc>;
+  readonly subscriptions: Collection<SubscriptionDoc>;
+  readonly taggings: Collection<TaggingDoc>;
+  readonly tags: Collection<TagDoc>;
+  readonly icons: Collection<IconDoc>;
+  readonly highlights: Collection<HighlightDoc>;
+  readonly recaps: Collection<RecapDoc>;
+  readonly recapSettings: Collection<RecapSettingsDoc>;
+  readonly imports: Collection<ImportDoc>;
+  readonly schedule: Collection<ScheduleDoc>;
+  readonly counters: Collection<{ _id: string; seq: number }>;
+
+  constructor(readonly raw: Store) {
+    this.feeds = raw.collection('feeds');
+    this.timelines = raw.collection('feed_timelines');
+    this.prunedKeys = raw.collection('pruned_keys');
+    this.entries = raw.collection('entries');
+    this.states = raw.collection('user_states');
+    this.subscriptions = raw.collection('subscriptions');
+    this.taggings = raw.collection('taggings');
+    this.tags = raw.collection('tags');
+    this.icons = raw.collection('icons');
+    this.highlights = raw.collection('highlights');
+    this.recaps = raw.collection('recaps');
+    this.recapSettings = raw.collection('recap_settings');
+    this.imports = raw.collection('imports');
+    this.schedule = raw.collection('schedule');
+    this.counters = raw.collection('counters');
+  }
+
+  async createIndexes(): Promise<void> {
+    await this.feeds.createIndex({ url: 1 }, { unique: true });
+    await this.feeds.createIndex({ nextCheckAt: 1 });
+    await this.entries.createIndex({ feedId: 1, key: 1 }, { unique: true });
+    await this.subscriptions.createIndex({ userId: 1, feedId: 1 }, { unique: true });
+    await this.subscriptions.createIndex({ feedId: 1 });
+    await this.taggings.createIndex({ userId: 1, feedId: 1, name: 1 }, { unique: true });
+    await this.tags.createIndex({ userId: 1, name: 1 }, { unique: true });
+    await this.highlights.createIndex({ entryId: 1 });
+    await this.highlights.createIndex({ userId: 1, createdAt: -1 });
+    await this.recaps.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    await this.recapSettings.createIndex({ dayofweek: 1 });
+    await this.imports.createIndex({ userId: 1 });
+  }
+
+  /** `count` consecutive ids of the named counter (the same documents `nextId` uses). */
+  async reserveIds(name: string, count: number): Promise<number[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const counter = await this.counters.findOneAndUpdate(
+          { _id: name },
+          { $inc: { seq: count } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        if (!counter) throw new Error(`counter ${name} was not returned`);
+        return Array.from({ length: count }, (_, i) => counter.seq - count + 1 + i);
+      } catch (err) {
+        // Two first-ever upserts may race on MongoDB; the loser increments the winner's document.
+        if (!(err instanceof DuplicateKeyError) || attempt >= 3) throw err;
+      }
+    }
+  }
+}
