@@ -13,4 +13,5 @@ export * from './time/index.js';
 export * from './pagination/index.js';
 export * from './ids/index.js';
 export * from './mail/index.js';
+export * from './sanitize/index.js';
 export * from './blobs/index.js';

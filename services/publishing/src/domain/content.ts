@@ -4,7 +4,7 @@
 import { Parser } from 'htmlparser2';
 import { escapeHtml } from '@murmur/platform';
 import { stripNonXmlCharacters } from '../xml-text.js';
-import { sanitizeBody } from './sanitize.js';
+import { sanitizeHtmlFragment } from '@murmur/platform';
 import type { BodyFormat } from '../store.js';
 
 const HTML_TAG = /<\/?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?\/?>|<!--/;
@@ -129,10 +129,10 @@ export function renderBody(input: string, options: RenderOptions): RenderedBody 
           })
       : undefined;
   const sanitize = (html: string) =>
-    sanitizeBody(html, { baseUrl: options.baseUrl, ...(textFilter ? { textFilter } : {}) });
+    sanitizeHtmlFragment(html, { baseUrl: options.baseUrl, ...(textFilter ? { textFilter } : {}) });
 
   if (looksLikeHtml(clean)) {
-    const stored = sanitizeBody(clean, { baseUrl: options.baseUrl });
+    const stored = sanitizeHtmlFragment(clean, { baseUrl: options.baseUrl });
     const html = textFilter ? sanitize(stored) : stored;
     const { text, photos } = readHtml(html);
     return { body: stored, format: 'html', html, text, photos };

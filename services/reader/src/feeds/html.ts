@@ -1,83 +1,11 @@
-// HTML from feeds (security.md §8): made absolute, then sanitised when stored; plain text derived
-// from it for summaries, titles and recaps.
+// HTML from feeds (security.md §8): made absolute, then sanitised when stored (the platform's one
+// policy); plain text derived from it for summaries, titles and recaps.
 import { Parser } from 'htmlparser2';
-import sanitizeHtml from 'sanitize-html';
+import { sanitizeHtmlFragment } from '@murmur/platform';
 
-const ALLOWED_TAGS = [
-  'a', 'abbr', 'b', 'blockquote', 'br', 'cite', 'code', 'dd', 'del', 'details', 'dfn', 'div', 'dl', 'dt',
-  'em', 'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'img', 'ins', 'kbd', 'li',
-  'mark', 'ol', 'p', 'pre', 'q', 's', 'small', 'span', 'strong', 'sub', 'summary', 'sup', 'table', 'tbody',
-  'td', 'tfoot', 'th', 'thead', 'time', 'tr', 'u', 'ul', 'audio', 'video', 'source', 'picture',
-]; // prettier-ignore
-
-const MEDIA_ATTRIBUTES = ['src', 'controls', 'poster', 'width', 'height'];
-const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
-  a: ['href', 'title', 'rel'],
-  img: ['src', 'alt', 'title', 'width', 'height'],
-  audio: MEDIA_ATTRIBUTES,
-  video: MEDIA_ATTRIBUTES,
-  source: ['src', 'type'],
-  td: ['colspan', 'rowspan'],
-  th: ['colspan', 'rowspan'],
-  time: ['datetime'],
-  blockquote: ['cite'],
-  q: ['cite'],
-  ol: ['start'],
-};
-
-/** Removed together with everything inside them. */
-const DROPPED_WITH_CONTENT = [
-  'script', 'style', 'iframe', 'object', 'embed', 'noscript', 'template', 'svg', 'math', 'form',
-  'textarea', 'select', 'button',
-]; // prettier-ignore
-
-const URL_ATTRIBUTES = ['href', 'src', 'poster', 'cite'];
-const WEB_ONLY = ['http', 'https'];
-const LINK_REL = 'nofollow noopener noreferrer';
-
-/**
- * Resolves a path-relative or root-relative reference against `base`. Protocol-relative (`//host`)
- * references are left alone so the sanitiser refuses them; so are values that do not parse.
- */
-function resolveReference(value: string, base: string | null): string {
-  const v = value.trim();
-  if (base === null || v === '' || v.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(v)) return v;
-  try {
-    return new URL(v, base).href;
-  } catch {
-    return v;
-  }
-}
-
-/** Sanitised HTML with absolute URLs; links get `rel="nofollow noopener noreferrer"`. */
+/** Sanitised HTML with absolute URLs; links get `rel="nofollow noopener noreferrer"` (one policy: platform). */
 export function sanitizeContent(html: string, baseUrl: string | null): string {
-  return sanitizeHtml(html, {
-    allowedTags: ALLOWED_TAGS,
-    allowedAttributes: ALLOWED_ATTRIBUTES,
-    allowedSchemes: ['http', 'https', 'mailto'],
-    allowedSchemesByTag: {
-      img: WEB_ONLY,
-      audio: WEB_ONLY,
-      video: WEB_ONLY,
-      source: WEB_ONLY,
-      blockquote: WEB_ONLY,
-      q: WEB_ONLY,
-    },
-    allowedSchemesAppliedToAttributes: URL_ATTRIBUTES,
-    allowProtocolRelative: false,
-    nonTextTags: DROPPED_WITH_CONTENT,
-    disallowedTagsMode: 'discard',
-    transformTags: {
-      '*': (tagName, attribs) => {
-        const out: Record<string, string> = {};
-        for (const [name, value] of Object.entries(attribs)) {
-          out[name] = URL_ATTRIBUTES.includes(name) ? resolveReference(value, baseUrl) : value;
-        }
-        if (tagName === 'a') out.rel = LINK_REL;
-        return { tagName, attribs: out };
-      },
-    },
-  }).trim();
+  return sanitizeHtmlFragment(html, { baseUrl }).trim();
 }
 
 const BLOCK_TAGS = new Set([
