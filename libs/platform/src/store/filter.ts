@@ -60,9 +60,9 @@ function compileOperator(op: string, arg: unknown): Condition {
     case '$ne':
       return not(some(equalsTest(arg)));
     case '$in':
-      return some(anyOf(list(op, arg).map(equalsTest)));
+      return some(inTest(list(op, arg)));
     case '$nin':
-      return not(some(anyOf(list(op, arg).map(equalsTest))));
+      return not(some(inTest(list(op, arg))));
     case '$gt':
     case '$gte':
     case '$lt':
@@ -90,6 +90,22 @@ function not(condition: Condition): Condition {
 
 function anyOf(tests: Test[]): Test {
   return (v) => tests.some((t) => t(v));
+}
+
+/**
+ * `$in` over a list: strings, numbers and booleans go into a Set, so a thousand-id `$in` costs one
+ * lookup per document instead of a thousand comparisons; null, dates and documents keep their tests.
+ */
+function inTest(values: unknown[]): Test {
+  const scalars = new Set<unknown>();
+  const others: Test[] = [];
+  for (const v of values) {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') scalars.add(v);
+    else others.push(equalsTest(v));
+  }
+  const other = anyOf(others);
+  const single: Test = (v) => scalars.has(v) || (others.length > 0 && other(v));
+  return (v) => single(v) || (Array.isArray(v) && v.some(single));
 }
 
 function list(op: string, arg: unknown): unknown[] {
