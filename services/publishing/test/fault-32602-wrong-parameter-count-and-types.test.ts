@@ -1,20 +1,16 @@
 // Parameters are checked before anything happens: a wrong count (newPost with 3) or a wrong type (a
 // struct where a string belongs, a non-numeric post id, a non-boolean publish flag, an out-of-range int)
 // is −32602 and stores nothing.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startHarness, type Account, type Harness } from './harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { useHarnessWithBaseline, type Account, type Harness } from './harness.js';
 
 let h: Harness;
 let ada: Account;
 let before: Record<string, number>;
 
-beforeAll(async () => {
-  h = await startHarness();
-  ada = await h.createUser('ada');
-  await h.siteOf(ada.id);
-  before = await h.counts();
+useHarnessWithBaseline((started) => {
+  ({ h, ada, before } = started);
 });
-afterAll(() => h.stop());
 
 describe('fault −32602', () => {
   it('newPost with 3 parameters (and with 6)', async () => {

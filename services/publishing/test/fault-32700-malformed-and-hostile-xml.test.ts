@@ -2,20 +2,16 @@
 // billion-laughs entity bomb: nothing is expanded, the answer is immediate), raw control characters, a
 // document nested deeper than 32 levels or with too many elements. Each is HTTP 200 with fault −32700,
 // and nothing is stored.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startHarness, type Account, type Harness } from './harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { useHarnessWithBaseline, type Account, type Harness } from './harness.js';
 
 let h: Harness;
 let ada: Account;
 let before: Record<string, number>;
 
-beforeAll(async () => {
-  h = await startHarness();
-  ada = await h.createUser('ada');
-  await h.siteOf(ada.id);
-  before = await h.counts();
+useHarnessWithBaseline((started) => {
+  ({ h, ada, before } = started);
 });
-afterAll(() => h.stop());
 
 const newPostCall = (description: string, token: string) =>
   `<?xml version="1.0"?><methodCall><methodName>metaWeblog.newPost</methodName><params>` +

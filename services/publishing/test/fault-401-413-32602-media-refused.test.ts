@@ -1,21 +1,17 @@
 // newMediaObject refuses, without storing anything: a type outside image/audio/video/PDF (fault 401), bytes
 // that disagree with the declared type such as HTML declared as PNG (401), more than 25 MB decoded (413),
 // invalid base64 (−32602) and a struct without its required members (−32602).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startHarness, type Account, type Harness } from './harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { useHarnessWithBaseline, type Account, type Harness } from './harness.js';
 import { PNG } from './fixtures.js';
 
 let h: Harness;
 let ada: Account;
 let before: Record<string, number>;
 
-beforeAll(async () => {
-  h = await startHarness();
-  ada = await h.createUser('ada');
-  await h.siteOf(ada.id);
-  before = await h.counts();
+useHarnessWithBaseline((started) => {
+  ({ h, ada, before } = started);
 });
-afterAll(() => h.stop());
 
 const upload = (media: Record<string, unknown>) =>
   h.call('metaWeblog.newMediaObject', ['0', 'ada', ada.token, media as any]);

@@ -1,6 +1,7 @@
 // A running publishing service for tests, with the real identity service beside it on a private memory
 // bus, and (by default) the real gateway in front of both: requests go where a client's would.
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from '@jest/globals';
 import {
   connectBus,
   loadConfig,
@@ -193,6 +194,29 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+export interface HarnessWithBaseline {
+  h: Harness;
+  ada: Account;
+  /** Data counts once ada's default site exists: what "stored nothing" compares with. */
+  before: Record<string, number>;
+}
+
+/**
+ * For a file of calls that must all be refused: one harness and user ada for all its tests, stopped after
+ * them. Her default site comes from identity's user.created event, so it is awaited before counting: else
+ * its late arrival would look like something a refused call stored. `ready` receives them.
+ */
+export function useHarnessWithBaseline(ready: (started: HarnessWithBaseline) => void | Promise<void>): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness();
+    const ada = await h.createUser('ada');
+    await h.siteOf(ada.id);
+    await ready({ h, ada, before: await h.counts() });
+  });
+  afterAll(() => h?.stop());
 }
 
 /** A struct member by name from a decoded struct. */

@@ -1,8 +1,8 @@
 // GET /feeds/v2/entries.json: order, `since`, `read`/`starred` filters, `per_page` defaults and
 // clamping, empty first pages, timestamps, and the enclosure / extended shapes.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
-import { READER_TIME, startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import { rssWithItems, type FeedServer } from './feed-server.js';
+import { READER_TIME, useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -12,10 +12,8 @@ let all: Array<{ id: number; created_at: string; feed_id: number }>;
 const items = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ guid: `${prefix}-${n - i}`, title: `${prefix} ${n - i}` }));
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   feeds.set('/big-a.xml', { body: rssWithItems('Big A', items('a', 700)) });
   feeds.set('/big-b.xml', { body: rssWithItems('Big B', items('b', 600)) });
   await h.subscribe(ann, feeds.url('/big-a.xml'));
@@ -23,10 +21,6 @@ beforeAll(async () => {
   await h.subscribe(ann, feeds.url('/rss2.xml'));
   await h.subscribe(ann, feeds.url('/feed1.json'));
   all = (await h.get(ann, '/feeds/v2/entries.json?per_page=5000')).json();
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe('order and page size', () => {

@@ -1,8 +1,8 @@
 // Pagination headers of entry lists (reader.md "Pagination headers"): identical Links and Link, absolute
 // URLs from the configured base URL, exact separators, no raw commas, every parameter kept.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
-import { PUBLIC_URL, startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import { rssWithItems, type FeedServer } from './feed-server.js';
+import { PUBLIC_URL, useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -21,17 +21,11 @@ function rels(header: string): Record<string, string> {
   return out;
 }
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   const items = Array.from({ length: 12 }, (_, i) => ({ guid: `p${i}`, title: `Post ${i}` }));
   feeds.set('/twelve.xml', { body: rssWithItems('Twelve', items) });
   feedId = (await h.subscribe(ann, feeds.url('/twelve.xml'))).feed_id;
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe('Links and Link', () => {

@@ -1,8 +1,8 @@
 // RSS 2.0, RSS 1.0, Atom 1.0, JSON Feed 1 and 1.1 become entries with the same shape; content is
 // sanitised with absolute URLs; entry identity follows guid, then link, then a content hash.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import { rssWithItems, type FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -14,14 +14,8 @@ async function entriesOf(url: string, query = ''): Promise<Entry[]> {
   return (await h.get(ann, `/feeds/v2/feeds/${sub.feed_id}/entries.json?mode=extended${query}`)).json();
 }
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
+useReaderWithFeedServer((started) => {
+  ({ h, feeds, ann } = started);
 });
 
 describe('formats', () => {

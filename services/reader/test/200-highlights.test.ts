@@ -1,8 +1,8 @@
 // Highlights: create from query, form or JSON → {id, count}; lists as valid JSON Feed 1.1 with
 // limit/offset; delete → {}. `{"error"}` error shape. They survive unsubscribing.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { PUBLIC_URL, startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { PUBLIC_URL, useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 import { jsonFeed11Errors } from './json-feed.js';
 
 let h: Harness;
@@ -14,16 +14,10 @@ let other: number;
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   subId = (await h.subscribe(ann, feeds.url('/rss2.xml'))).id;
   [entry, { id: other }] = (await h.get(ann, '/feeds/v2/entries.json')).json();
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe('create', () => {

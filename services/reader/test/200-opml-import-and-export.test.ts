@@ -1,8 +1,8 @@
 // OPML: an import (text/xml) answers at once with pending items; a job subscribes each and records
 // complete/failed, folders becoming tags. Export is OPML 2.0 with folders from taggings.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { READER_TIME, startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { READER_TIME, useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -12,14 +12,8 @@ const XML = { 'content-type': 'text/xml' };
 const opml = (body: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<opml version="2.0"><head><title>Mine</title></head><body>${body}</body></opml>`;
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
+useReaderWithFeedServer((started) => {
+  ({ h, feeds, ann } = started);
 });
 
 describe('import', () => {

@@ -1,10 +1,10 @@
 // Feed polling: conditional GET and 304, permanent redirects, Retry-After, failures recorded on the
 // feed (visible in extended mode), refused XML, size caps, the per-host limit, new entries unread
 // for every subscriber, and the scheduler picking up due feeds.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { enqueueDueFeeds } from '../src/jobs/scheduler.js';
 import { fixture, rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -16,14 +16,8 @@ async function extended(user: TestUser, subId: number) {
 const count = async (user: TestUser, feedId: number) =>
   (await h.get(user, `/feeds/v2/feeds/${feedId}/entries.json`)).json().length;
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
+useReaderWithFeedServer((started) => {
+  ({ h, feeds, ann } = started);
 });
 
 describe('conditional GET', () => {

@@ -1,9 +1,9 @@
 // Recap email settings (GET/POST dayofweek) and the weekly job: on the chosen day from 08:00 UTC the
 // user's unread and starred entries of the last 7 days are mailed through identity (mail.send).
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { enqueueRecapEmails } from '../src/jobs/scheduler.js';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import type { FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -22,14 +22,8 @@ function toNineUtc(): Date {
   return target;
 }
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
+useReaderWithFeedServer((started) => {
+  ({ h, feeds, ann } = started);
 });
 
 describe('settings', () => {

@@ -1,23 +1,20 @@
 // Retention: unstarred entries older than READER_RETENTION_DAYS are deleted (from lists, the unread
 // set and the store); starred ones stay, and so do highlights.
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import { enqueueRetention } from '../src/jobs/scheduler.js';
-import { rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { rssWithItems, type FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
 let ann: TestUser;
 
-beforeAll(async () => {
-  h = await startReader({ READER_RETENTION_DAYS: '30' });
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
-});
+useReaderWithFeedServer(
+  (started) => {
+    ({ h, feeds, ann } = started);
+  },
+  { READER_RETENTION_DAYS: '30' },
+);
 
 test('old unstarred entries go; starred and recent ones stay; unread and highlights follow', async () => {
   feeds.set('/old.xml', {

@@ -1,9 +1,9 @@
 // POST /feeds/v2/subscriptions.json: a feed URL or a site URL (discovery), and the 200 / 302 / 300 /
 // 404 outcomes with Location; bad feed_url values; the SSRF guard refusing before any fetch.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { fixture, rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
 import { discoverFeeds } from '../src/feeds/discover.js';
-import { PUBLIC_URL, startReader, type Harness, type TestUser } from './harness.js';
+import { PUBLIC_URL, startReader, useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -12,14 +12,8 @@ let ann: TestUser;
 const post = (user: TestUser, body: object | string, headers?: Record<string, string>) =>
   h.req(user, 'POST', '/feeds/v2/subscriptions.json', body, headers);
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
+useReaderWithFeedServer((started) => {
+  ({ h, feeds, ann } = started);
 });
 
 describe('outcomes', () => {

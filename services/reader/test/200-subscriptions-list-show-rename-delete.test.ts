@@ -1,8 +1,8 @@
 // Subscriptions after creation: list (since, mode=extended), show, rename (PATCH and update.json),
 // delete (204 text/plain), and update.json queueing exactly one refresh.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { READER_TIME, startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { READER_TIME, useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -10,16 +10,10 @@ let ann: TestUser;
 let rss: { id: number; feed_id: number; created_at: string };
 let json: { id: number; feed_id: number; created_at: string };
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   rss = (await h.subscribe(ann, feeds.url('/rss2.xml'))) as typeof rss;
   json = (await h.subscribe(ann, feeds.url('/feed11.json'))) as typeof json;
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe('list and show', () => {

@@ -1,8 +1,8 @@
 // The unread and starred sets: complete GETs, every body form, visible ids only, idempotent retries,
 // the 1,000-id cap, and bad bodies that change nothing.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import { rssWithItems, type FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -18,10 +18,8 @@ const unread = async (user = ann): Promise<number[]> =>
 const starred = async (user = ann): Promise<number[]> =>
   (await h.get(user, '/feeds/v2/starred_entries.json')).json();
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   bob = h.identity.addUser('bob');
   feeds.set('/a.xml', { body: rssWithItems('A', items('a', 700)) });
   feeds.set('/b.xml', { body: rssWithItems('B', items('b', 600)) });
@@ -35,10 +33,6 @@ beforeAll(async () => {
       .json()
       .map((e: { id: number }) => e.id),
   );
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe('unread', () => {

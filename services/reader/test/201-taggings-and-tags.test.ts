@@ -1,8 +1,8 @@
 // Taggings (a feed in a folder) and tags: create 201 / 302 with Location, show, list, delete 204,
 // rename and delete a tag (each answering the user's full taggings).
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { PUBLIC_URL, startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { PUBLIC_URL, useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -10,16 +10,10 @@ let ann: TestUser;
 let rss: number;
 let atom: number;
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   rss = (await h.subscribe(ann, feeds.url('/rss2.xml'))).feed_id;
   atom = (await h.subscribe(ann, feeds.url('/atom.xml'))).feed_id;
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe('taggings', () => {

@@ -1,9 +1,9 @@
 // POST /feeds/recap: 202 while one job builds it, then 200 with the cached fragment (reading-recap
 // blocks per feed, every value escaped); reset=1 builds again; bad bodies → 400 {"error"}.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { reader } from '@murmur/contracts';
-import { rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { rssWithItems, type FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -14,10 +14,8 @@ const recapJobs = () => h.store.collection('jobs').countDocuments({ type: 'reade
 const recap = (body: unknown, query = '', headers: Record<string, string> = {}) =>
   h.req(ann, 'POST', `/feeds/recap${query}`, body as object, { accept: 'text/html', ...headers });
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   feeds.set('/tricky.xml', {
     body: rssWithItems('Tricky &lt;b&gt;feed&lt;/b&gt;', [
       { guid: 't1', title: 'A &lt;script&gt;alert(1)&lt;/script&gt; title' },
@@ -27,10 +25,6 @@ beforeAll(async () => {
   await h.subscribe(ann, feeds.url('/rss2.xml'));
   await h.subscribe(ann, feeds.url('/tricky.xml'));
   ids = (await h.get(ann, '/feeds/v2/entries.json')).json().map((e: { id: number }) => e.id);
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe('building and caching', () => {

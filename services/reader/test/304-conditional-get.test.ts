@@ -1,8 +1,8 @@
 // Conditional GETs: every GET sends an ETag, If-None-Match with it → 304 with an empty body, a change
 // makes the next one 200; lists honour If-Modified-Since; every response carries a Date header.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -10,17 +10,11 @@ let ann: TestUser;
 let entryId: number;
 let subId: number;
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   subId = (await h.subscribe(ann, feeds.url('/rss2.xml'))).id;
   entryId = (await h.get(ann, '/feeds/v2/unread_entries.json')).json()[0];
   await h.req(ann, 'POST', `/feeds/${entryId}/highlights`, { text: 'hello' });
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 const GETS = [

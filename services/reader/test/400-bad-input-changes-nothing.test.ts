@@ -1,7 +1,7 @@
 // Bad input gets the right status with a message naming the problem, and never changes stored data.
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -21,17 +21,11 @@ async function snapshot(): Promise<string> {
   return parts.join('\n');
 }
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   sub = await h.subscribe(ann, feeds.url('/rss2.xml'));
   entry = (await h.get(ann, '/feeds/v2/unread_entries.json')).json()[0];
   await h.idle();
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 const JSON_TYPE = { 'content-type': 'application/json' };

@@ -1,22 +1,16 @@
 // Invalid parameters of entry lists → 400 naming the parameter in the Feedbin shape; bad path ids → 404.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
 let ann: TestUser;
 let feedId: number;
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   feedId = (await h.subscribe(ann, feeds.url('/rss2.xml'))).feed_id;
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe.each(['/feeds/v2/entries.json', '/feeds/v2/feeds/FEED/entries.json'])('%s', (path) => {

@@ -1,8 +1,8 @@
 // Every reader endpoint refuses a request without valid credentials (401, WWW-Authenticate, the area's
 // error shape); HTTP Basic with a username or email and an app token works like the token itself.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { basic, startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { basic, useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 const ENDPOINTS: Array<[string, string]> = [
   ['GET', '/feeds/v2/authentication.json'],
@@ -49,16 +49,10 @@ let feeds: FeedServer;
 let ann: TestUser;
 let entryId: number;
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   await h.subscribe(ann, feeds.url('/rss2.xml'));
   entryId = (await h.get(ann, '/feeds/v2/unread_entries.json')).json()[0];
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe('without credentials', () => {

@@ -1,21 +1,15 @@
 // Visibility: entries of subscribed feeds plus starred entries. Unsubscribing hides the feed's
 // entries (404 for a direct read, dropped from ids=) except those the user starred.
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
 let ann: TestUser;
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
+useReaderWithFeedServer((started) => {
+  ({ h, feeds, ann } = started);
 });
 
 test('after unsubscribing: 404 for the entry, dropped from ids=, feed list 404, unread gone; starred stays', async () => {

@@ -1,8 +1,8 @@
 // Two users: nothing of one can be read, changed or even detected by the other. Another user's object
 // answers exactly like a missing one, and bulk endpoints drop foreign ids silently.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startFeedServer, type FeedServer } from './feed-server.js';
-import { startReader, type Harness, type TestUser } from './harness.js';
+import { describe, expect, test } from '@jest/globals';
+import type { FeedServer } from './feed-server.js';
+import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 
 let h: Harness;
 let feeds: FeedServer;
@@ -28,10 +28,8 @@ async function annState() {
   );
 }
 
-beforeAll(async () => {
-  h = await startReader();
-  feeds = await startFeedServer();
-  ann = h.identity.addUser('ann');
+useReaderWithFeedServer(async (started) => {
+  ({ h, feeds, ann } = started);
   bob = h.identity.addUser('bob');
   annSub = await h.subscribe(ann, feeds.url('/rss2.xml'));
   await h.subscribe(bob, feeds.url('/atom.xml'));
@@ -44,10 +42,6 @@ beforeAll(async () => {
   annImport = (
     await h.req(ann, 'POST', '/feeds/v2/imports.json', opml, { 'content-type': 'text/xml' })
   ).json().id;
-});
-afterAll(async () => {
-  await h.stop();
-  await feeds.close();
 });
 
 describe('another user’s objects are 404, and stay unchanged', () => {

@@ -2,6 +2,7 @@
 // credential checks, user look-ups and mail on that bus, a clock the test can move, and helpers for
 // the requests most tests make. The scheduler is off; tests run jobs by asking for them.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from '@jest/globals';
 import { identity, mail, SCOPES } from '@murmur/contracts';
 import {
   connectBus,
@@ -19,6 +20,7 @@ import {
   type ReaderContext,
   type ReaderServiceOptions,
 } from '../src/index.js';
+import { startFeedServer, type FeedServer } from './feed-server.js';
 import { send, type TestResponse } from './http.js';
 
 export const PUBLIC_URL = 'http://murmur.test';
@@ -229,4 +231,33 @@ export async function startReader(
 /** `Authorization: Basic` for a login and app token. */
 export function basic(login: string, token: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${login}:${token}`).toString('base64')}` };
+}
+
+export interface ReaderWithFeedServer {
+  h: Harness;
+  feeds: FeedServer;
+  /** The first user (id 1): users a file adds in `ready` come after her. */
+  ann: TestUser;
+}
+
+/**
+ * One reader, one feed server and user ann for all the tests of a file: started before them, stopped
+ * after them. `ready` receives them (for the file's own variables) and does the file's own setup.
+ */
+export function useReaderWithFeedServer(
+  ready: (started: ReaderWithFeedServer) => void | Promise<void>,
+  env: Record<string, string> = {},
+): void {
+  let h: Harness | undefined;
+  let feeds: FeedServer | undefined;
+  beforeAll(async () => {
+    h = await startReader(env);
+    feeds = await startFeedServer();
+    await ready({ h, feeds, ann: h.identity.addUser('ann') });
+  });
+  // A failed start leaves some of these unset: stop only what started, so its error is the one reported.
+  afterAll(async () => {
+    await h?.stop();
+    await feeds?.close();
+  });
 }
