@@ -153,11 +153,16 @@ switch (command) {
       run(process.execPath, [join(root, 'node_modules/prettier/bin/prettier.cjs'), '--write', '.']),
     );
     break;
-  case 'bench':
+  case 'bench': {
+    // `npm run bench` runs the gateway benchmark; `npm run bench -- reader [options]` the reader's.
     ensureInstalled();
     build();
-    process.exit(run(process.execPath, [join(root, 'bench/gateway/run.mjs'), ...rest]));
+    const [which, ...options] = rest[0] && !rest[0].startsWith('-') ? rest : ['gateway', ...rest];
+    const script = join(root, 'bench', which, 'run.mjs');
+    if (!existsSync(script)) fail(`no benchmark "${which}" (bench/<name>/run.mjs): gateway, reader`);
+    process.exit(run(process.execPath, [script, ...options]));
     break;
+  }
   case 'murmur':
     // The operator CLI from the repository: `npm run murmur -- users create …` is not a script; use `node cli/dist/main.js`.
     ensureInstalled();

@@ -82,6 +82,8 @@ export interface RenderedError {
   body: string;
 }
 
+const BODY_LEVEL = new Set([400, 413, 415]);
+
 function feedbinText(err: AppError): string {
   const prefix = `${err.param}: `;
   const text = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
@@ -115,10 +117,13 @@ export function renderError(style: ErrorStyle, err: AppError, requestId: string)
   }
   let body: Record<string, unknown>;
   if (style === 'feedbin') {
+    const named = err.param !== undefined && status < 500;
     body = {
       status,
-      message: errorStatusText(status),
-      errors: err.param !== undefined && status < 500 ? [{ [err.param]: feedbinText(err) }] : [],
+      // A body-level problem (malformed JSON, too large, wrong type) names no parameter, so the
+      // message itself says what is wrong; otherwise the reason phrase, as Feedbin sends it.
+      message: !named && BODY_LEVEL.has(status) ? message : errorStatusText(status),
+      errors: named ? [{ [err.param!]: feedbinText(err) }] : [],
     };
   } else if (style === 'oauth') {
     body = { error: code, error_description: message };

@@ -59,7 +59,7 @@ describe('limits', () => {
       payload: { title: 'x'.repeat(300 * 1024) },
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ status: 413, message: 'Payload Too Large', errors: [] });
+    expect(res.json()).toEqual({ status: 413, message: 'Request body is too large.', errors: [] });
   });
 
   it('a body just under the limit is accepted', async () => {
@@ -98,7 +98,7 @@ describe('media types', () => {
         payload: 'x',
       });
       expect(res.statusCode).toBe(415);
-      expect(res.json()).toEqual({ status: 415, message: 'Unsupported Media Type', errors: [] });
+      expect(res.json()).toEqual({ status: 415, message: 'Unsupported content type.', errors: [] });
     },
   );
 

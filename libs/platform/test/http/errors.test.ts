@@ -129,7 +129,7 @@ describe('error bodies per area', () => {
   it('a malformed URL is 400 in the area style, with a request id', async () => {
     const res = await send(app, { url: '/feeds/v2/items/%E0%A4%A' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ status: 400, message: 'Bad Request', errors: [] });
+    expect(res.json()).toEqual({ status: 400, message: 'Malformed URL.', errors: [] });
     expect(res.headers['x-request-id']).toBeDefined();
   });
 
