@@ -9,3 +9,4 @@ export type {
   RegisterOptions,
   JobQueueOptions,
 } from './types.js';
+export { defineJob, registerJobs, enqueueJob, type JobDefinition } from './define.js';
