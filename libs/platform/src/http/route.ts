@@ -236,7 +236,8 @@ export function defineRoute<
       else if (spec.auth === 'required' && !spec.tokenParam) throw authenticator.missingToken();
     }
     if (auth) requireScopes(auth, spec.scopes ?? []);
-    if (auth || !spec.tokenParam) await enforceLimit(request, auth);
+    // A tokenParam route without header credentials counts once the parameter has been checked.
+    if (auth || !authenticator || !spec.tokenParam) await enforceLimit(request, auth);
   };
   const timeoutMs = spec.timeoutMs ?? state.requestTimeoutMs;
   // Node's requestTimeout is per server: it must allow the slowest upload any route accepts.
@@ -248,7 +249,8 @@ export function defineRoute<
       bodyParams(request, spec.arrayBody, spec.input !== undefined),
     );
 
-    let auth = spec.auth ? verified.get(request) : undefined;
+    // Also set by requireAuth for every route of its scope.
+    let auth = verified.get(request);
     if (authenticator && !auth && spec.tokenParam) {
       // Only a header of another scheme (or none) gets here: the parameter may carry the token.
       const token = bearerToken(request.headers.authorization) ?? tokenParamOf(merged);

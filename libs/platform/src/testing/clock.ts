@@ -9,13 +9,10 @@ export class TestClock implements Clock {
     this.ms = typeof start === 'number' ? start : start.getTime();
   }
 
-  now(): Date {
-    return new Date(this.ms);
-  }
+  // Bound, so `clock.now` can be handed over as a plain function (`() => Date`).
+  readonly now = (): Date => new Date(this.ms);
 
-  nowMs(): number {
-    return this.ms;
-  }
+  readonly nowMs = (): number => this.ms;
 
   /** Moves forward by `ms` (negative moves back). */
   advance(ms: number): void {

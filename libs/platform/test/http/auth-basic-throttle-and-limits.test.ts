@@ -71,12 +71,23 @@ function routes(scope: FastifyInstance) {
     rateLimit: { max: 1, windowMs: 60_000, key: 'ip', message: 'Slow down.' },
     handler: async () => ({ ok: true }),
   });
+  defineRoute(scope, {
+    method: ['GET', 'POST'],
+    url: '/micro',
+    auth: 'required',
+    tokenParam: true,
+    rateLimit: { max: 1, windowMs: 60_000, key: 'user' },
+    handler: async ({ auth }) => ({ user: auth.username }),
+  });
   void scope.register(async (inner) => {
     requireAuth(inner, { basic: true, scopeOf: (method) => (method === 'GET' ? 'read' : 'follow') });
     defineRoute(inner, {
       method: ['GET', 'POST'],
       url: '/scoped',
-      handler: async ({ request }) => ({ user: authOf(request)?.username ?? null }),
+      handler: async ({ request, auth }) => ({
+        user: authOf(request)?.username ?? null,
+        same: auth === authOf(request),
+      }),
     });
   });
 }
@@ -252,6 +263,7 @@ describe('scope-wide authentication (requireAuth)', () => {
     expect((await send(app, { url: '/scoped' })).statusCode).toBe(401);
     expect((await send(app, { url: '/scoped', headers: basicAuth('ann', 'ann-app') })).json()).toEqual({
       user: 'ann',
+      same: true,
     });
     const auth = { authorization: 'Bearer ann-read' };
     expect((await send(app, { url: '/scoped', headers: auth })).statusCode).toBe(200);
@@ -276,6 +288,20 @@ describe('store-backed route limits', () => {
     expect(
       (await send(app, { url: '/per-user', headers: { authorization: 'Bearer cy-app' } })).statusCode,
     ).toBe(200);
+  });
+
+  it('an access_token parameter counts toward the same user as the header', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const first = await send(app, {
+      method: 'POST',
+      url: '/micro',
+      headers: form,
+      payload: 'access_token=bob-app',
+    });
+    expect(first.json()).toEqual({ user: 'bob' });
+    const second = await send(app, { url: '/micro', headers: { authorization: 'Bearer bob-app' } });
+    expect(second.statusCode).toBe(429);
+    expect((await send(app, { url: '/micro?access_token=nope' })).statusCode).toBe(401);
   });
 
   it('key: ip counts the client address, with the route message', async () => {
