@@ -7,6 +7,7 @@ export { BusNoResponderError, BusTimeoutError, BusValidationError } from './port
 export type {
   Bus,
   BusClientOptions,
+  BusHeaders,
   DeadLetter,
   EventContext,
   EventHandler,

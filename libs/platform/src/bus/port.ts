@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { EventDef, EventEnvelope, RequestDef } from '@murmur/contracts';
 
 export type Headers = Record<string, string>;
+/** Headers of bus messages (`x-request-id` travels in them). */
+export type BusHeaders = Headers;
 
 /** Who is connecting: `service` names the NATS connection and tags the bus's log lines. */
 export interface BusClientOptions {

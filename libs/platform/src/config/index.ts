@@ -18,7 +18,7 @@ export {
   type ServicePortVar,
   type ServiceUrlVar,
 } from './base.js';
-export { envVar, trustProxyVar, isHostOrCidr, type LogLevel } from './vars.js';
+export { envVar, trustProxyVar, adminTokenVar, isHostOrCidr, type LogLevel } from './vars.js';
 
 export interface ConfigIssue {
   variable: string;

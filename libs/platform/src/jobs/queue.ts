@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { DuplicateKeyError, type Collection, type Store, type Update } from '../store/index.js';
+import { systemClock, type Clock } from '../time/clock.js';
 import { retryDelayMs } from './backoff.js';
 import type { EnqueueOptions, Job, JobHandler, JobQueueOptions, RegisterOptions } from './types.js';
 
@@ -35,11 +36,13 @@ export class JobQueue {
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
+  private readonly clock: Clock;
 
   constructor(
     store: Store,
     private readonly options: JobQueueOptions,
   ) {
+    this.clock = options.clock ?? systemClock;
     this.jobs = store.collection<JobDoc>('jobs');
     this.log = options.logger.child({ service: options.service, component: 'jobs' });
   }
@@ -66,7 +69,7 @@ export class JobQueue {
         const existing = await this.jobs.findOne({ key: options.key });
         if (existing) return publicJob(existing) as Job<P>;
       }
-      const now = new Date();
+      const now = this.clock.now();
       const job: JobDoc = {
         _id: randomBytes(12).toString('base64url'),
         type,
@@ -185,7 +188,7 @@ export class JobQueue {
 
   /** A due queued job first; else one whose worker stopped renewing its lease. */
   private async claim(type: string, reg: Registration): Promise<JobDoc | null> {
-    const now = new Date();
+    const now = this.clock.now();
     const take: Update = {
       $set: {
         status: 'running',
@@ -251,7 +254,7 @@ export class JobQueue {
   }
 
   private async finish(job: JobDoc, token: string, outcome: { ok: true } | { ok: false; error: string }) {
-    const now = new Date();
+    const now = this.clock.now();
     const at = (ms: number) => new Date(now.getTime() + ms);
     const context = { jobId: job._id, type: job.type, attempt: job.attempts };
     let update: Update;
@@ -300,7 +303,7 @@ export class JobQueue {
 
   private async renew(job: JobDoc, token: string, leaseMs: number, heartbeat: NodeJS.Timeout): Promise<void> {
     try {
-      const now = Date.now();
+      const now = this.clock.nowMs();
       const r = await this.jobs.updateOne(
         { _id: job._id, claimToken: token, status: 'running' },
         { $set: { leaseUntil: new Date(now + leaseMs), updatedAt: new Date(now) } },
