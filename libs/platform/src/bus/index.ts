@@ -7,6 +7,7 @@ export { BusNoResponderError, BusTimeoutError, BusValidationError } from './port
 export type {
   Bus,
   BusClientOptions,
+  BusHealth,
   DeadLetter,
   EventContext,
   EventHandler,
