@@ -83,8 +83,10 @@ interface Membership {
   name: string;
   /** Why the group is not consuming right now; undefined while it is. */
   problem: string | undefined;
-  /** When the member subscribed, and the stream time of the last event it settled: where a recreated consumer starts. */
-  resumeFrom: Date;
+  /** When the member subscribed, then the stream time of the last event it settled. */
+  settledUpTo: Date;
+  /** Events this member failed and left for redelivery (stream sequence → stream time), until settled. */
+  retrying: Map<number, Date>;
   messages: ConsumerMessages | undefined;
   stopped: boolean;
   /** Cuts a recreate backoff short (unsubscribe, or a health check that found the consumer again). */
@@ -260,7 +262,8 @@ export class NatsBus implements Bus {
       policy,
       name: consumerName(policy.durable, def.subject),
       problem: undefined,
-      resumeFrom: since,
+      settledUpTo: since,
+      retrying: new Map(),
       messages: undefined,
       stopped: false,
       wake: () => undefined,
@@ -306,8 +309,13 @@ export class NatsBus implements Bus {
         failures = 0;
         void this.watch(member, messages);
         for await (const msg of messages) {
-          await this.deliver(def, member.policy, handler, msg);
-          member.resumeFrom = new Date(msg.info.timestampNanos / 1e6);
+          const action = await this.deliver(def, member.policy, handler, msg);
+          const at = new Date(msg.info.timestampNanos / 1e6);
+          if (action === 'retry') member.retrying.set(msg.seq, at);
+          else {
+            member.retrying.delete(msg.seq);
+            if (at > member.settledUpTo) member.settledUpTo = at;
+          }
         }
       } catch (err) {
         if (gone()) break;
@@ -352,9 +360,16 @@ export class NatsBus implements Bus {
 
   private async recreate(member: Membership): Promise<ConsumerInfo> {
     await ensureStreams(this.jsm, this.streamOptions);
-    const info = await ensureConsumer(this.jsm, member.subject, member.policy, member.resumeFrom);
+    // From the oldest event this member still owes a retry, else from the last one it settled.
+    const resumeFrom = new Date(
+      Math.min(member.settledUpTo.getTime(), ...[...member.retrying.values()].map((d) => d.getTime())),
+    );
+    const info = await ensureConsumer(this.jsm, member.subject, member.policy, resumeFrom);
+    // The recreated consumer delivers those events again; sequences of a recreated stream start over.
+    member.retrying.clear();
+    member.settledUpTo = resumeFrom;
     this.log.warn(
-      { subject: member.subject, durable: member.policy.durable, resumeFrom: member.resumeFrom },
+      { subject: member.subject, durable: member.policy.durable, resumeFrom },
       'bus consumer recreated',
     );
     return info;
@@ -365,7 +380,7 @@ export class NatsBus implements Bus {
     policy: RetryPolicy,
     handler: EventHandler<D>,
     msg: JsMsg,
-  ): Promise<void> {
+  ): Promise<'ack' | 'retry' | 'term'> {
     const ctx = { headers: fromNatsHeaders(msg.headers), deliveryCount: msg.info.deliveryCount };
     const progress = setInterval(() => {
       try {
@@ -378,11 +393,15 @@ export class NatsBus implements Bus {
       clearInterval(progress),
     );
     const verdict = settle(outcome, ctx.deliveryCount, policy, def.subject);
-    if (verdict.action === 'ack') return msg.ack();
+    if (verdict.action === 'ack') {
+      msg.ack();
+      return 'ack';
+    }
     const failure = { subject: def.subject, durable: policy.durable, deliveries: ctx.deliveryCount };
     if (verdict.action === 'retry') {
       this.log.warn({ ...failure, error: outcome.ok ? '' : outcome.error }, 'bus event failed, will retry');
-      return msg.nak(verdict.delayMs);
+      msg.nak(verdict.delayMs);
+      return 'retry';
     }
     this.log.error({ ...failure, error: verdict.letter.error }, 'bus event dead-lettered');
     try {
@@ -392,6 +411,7 @@ export class NatsBus implements Bus {
       this.log.error({ err, letter: verdict.letter }, 'bus dead letter could not be stored');
     }
     msg.term();
+    return 'term';
   }
 
   async listen<D>(def: EventDef<D>, handler: EventHandler<D>): Promise<Subscription> {

@@ -108,6 +108,33 @@ describeWithNats('NATS consumers heal themselves', () => {
     }
   }, 60_000);
 
+  test('an event waiting for its retry when the consumer vanishes is still delivered after the re-creation', async () => {
+    const [consumer, producer] = [await client('reader'), await client('identity')];
+    const { published } = freshEvent();
+    const durable = fresh('reader-retry');
+    const handled: number[] = [];
+    let failures = 0;
+    await consumer.subscribe(published, { durable, backoffMs: [60_000] }, async (e) => {
+      if (e.data.n === 1 && failures++ === 0) throw new Error('first attempt fails');
+      handled.push(e.data.n);
+    });
+    await producer.publish(published, { n: 1 });
+    await waitFor('the failed first attempt', () => failures === 1);
+    await producer.publish(published, { n: 2 });
+    await waitFor('the second event', () => handled.includes(2));
+
+    const nc = await connect({ servers: nats.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.consumers.delete('EVENTS', consumerName(durable, published.subject));
+      await healthUntil(consumer, 'health to fail', (h) => !h.ok);
+      // The retry was due in a minute; the recreated consumer starts at the event still owed.
+      await waitFor('the event that was waiting for its retry', () => handled.includes(1), 10_000);
+    } finally {
+      await nc.close();
+    }
+  }, 60_000);
+
   test('the EVENTS stream deleted: it is recreated with its limits, and the group consumes again', async () => {
     const [consumer, producer] = [await client('reader'), await client('identity')];
     const { published } = freshEvent();
