@@ -238,8 +238,11 @@ export class NatsBus implements Bus {
     try {
       await send();
     } catch (err) {
-      // No stream answers on the subject: the server lost its state. Recreate the streams and try once more.
-      if (!(err instanceof Error && /no responders|no stream/i.test(err.message))) throw err;
+      // Nothing answers a JetStream publish on the subject (the client reports it as "jetstream is not enabled"):
+      // the server lost its streams. Recreate them and try once more.
+      const noStream =
+        err instanceof Error && (err.name === 'JetStreamNotEnabled' || /no responders/i.test(err.message));
+      if (!noStream) throw err;
       this.log.warn({ subject: def.subject }, 'bus stream missing on publish; recreating it');
       await ensureStreams(this.jsm, this.streamOptions);
       await send();

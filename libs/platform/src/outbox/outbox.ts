@@ -157,6 +157,7 @@ class StoreOutbox implements Outbox {
   private again = false;
   /** When the relay is allowed to try again after a failed publish (it keeps creation order: nothing skips ahead). */
   private blockedUntil = 0;
+  private passFailures = 0;
 
   constructor(private readonly options: OutboxOptions) {
     const name = options.collection ?? 'outbox';
@@ -341,8 +342,11 @@ class StoreOutbox implements Outbox {
       await this.settleOverdueStaged();
       if (Date.now() < this.blockedUntil) return;
       await this.publishReady();
+      if (this.passFailures > 0) this.log.info({ failures: this.passFailures }, 'outbox relay works again');
+      this.passFailures = 0;
     } catch (err) {
-      this.log.warn({ err }, 'outbox relay pass failed');
+      // Usually the store is unreachable: say so once, then every 100 polls, not twice a second.
+      if (this.passFailures++ % 100 === 0) this.log.warn({ err }, 'outbox relay pass failed');
     }
   }
 

@@ -156,6 +156,21 @@ describeWithNats('NATS consumers heal themselves', () => {
     }
   }, 60_000);
 
+  test('a publisher that finds no EVENTS stream recreates it and its publish succeeds', async () => {
+    const producer = await client('identity');
+    const { published } = freshEvent();
+    const nc = await connect({ servers: nats.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.delete('EVENTS');
+      await expect(producer.publish(published, { n: 1 })).resolves.toMatchObject({ data: { n: 1 } });
+      const stored = await jsm.streams.getMessage('EVENTS', { last_by_subj: published.subject });
+      expect(stored?.json()).toMatchObject({ data: { n: 1 } });
+    } finally {
+      await nc.close();
+    }
+  });
+
   test('events published while the subscriber process was down are delivered when it subscribes again', async () => {
     const producer = await client('identity');
     const { published } = freshEvent();
