@@ -330,8 +330,8 @@ class StoreOutbox implements Outbox {
         this.again = false;
         return this.kick();
       }
-      const wait = Math.max(this.poll * (0.9 + Math.random() * 0.2), this.blockedUntil - Date.now());
-      this.timer = setTimeout(() => this.kick(), wait);
+      // Every poll, even while publishing waits for its backoff: the pass also renews the relay lease.
+      this.timer = setTimeout(() => this.kick(), this.poll * (0.9 + Math.random() * 0.2));
       this.timer.unref();
     });
   }

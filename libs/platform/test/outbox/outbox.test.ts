@@ -84,7 +84,7 @@ describe('outbox on the memory bus', () => {
     }
 
     test('stage → state written → commit publishes the event', async () => {
-      const { url, outbox } = await setup();
+      const { url, outbox } = await setup({ stagedTimeoutMs: 60_000 });
       const { published } = freshEvent();
       const seen = await follow(url, published);
       outbox.verify(published, async () => true);
