@@ -35,7 +35,11 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
     logger.info({ file: adminTokenFile(config.DATA_DIR) }, 'created an admin token for the murmur CLI');
   const serviceEnv = { ...env, MURMUR_ADMIN_TOKEN: admin.token };
 
-  const bus: Bus = await connectBus(config.BUS_URL, { service: 'murmur', logger });
+  const bus: Bus = await connectBus(config.BUS_URL, {
+    service: 'murmur',
+    logger,
+    streamReplicas: config.BUS_STREAM_REPLICAS,
+  });
   const started: Array<{ name: string; stop(): Promise<void> }> = [];
   const serviceUrls: Record<string, string> = {};
   try {

@@ -8,6 +8,7 @@ export type {
   Bus,
   BusClientOptions,
   BusHeaders,
+  BusHealth,
   DeadLetter,
   EventContext,
   EventHandler,

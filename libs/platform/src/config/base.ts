@@ -26,6 +26,8 @@ export const baseConfigShape = {
       return s;
     })
     .default('memory:'),
+  /** NATS: copies of the EVENTS and DEADLETTER streams when a client creates them (a cluster needs 3 for HA). */
+  BUS_STREAM_REPLICAS: envVar.int({ min: 1, max: 5 }).default(1),
   OUTBOUND_ALLOW_PRIVATE: envVar.bool().default(false),
   OUTBOUND_ALLOW_HOSTS: envVar
     .list({ test: isHostOrCidr, message: 'must be a comma list of host names, IP addresses or CIDRs' })

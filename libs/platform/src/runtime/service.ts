@@ -98,7 +98,12 @@ export async function startService<C>(
       options.store ?? (await openStore(String(loose.STORE_URL ?? 'memory:'), { service: def.name }));
     if (!options.store) cleanups.push(['store', () => store.close()]);
     const bus =
-      options.bus ?? (await connectBus(String(loose.BUS_URL ?? 'memory:'), { service: def.name, logger }));
+      options.bus ??
+      (await connectBus(String(loose.BUS_URL ?? 'memory:'), {
+        service: def.name,
+        logger,
+        streamReplicas: loose.BUS_STREAM_REPLICAS,
+      }));
     if (!options.bus) cleanups.push(['bus', () => bus.close()]);
 
     const instance = await def.create({ config, logger, store, bus, clock: options.clock ?? systemClock });
