@@ -4,3 +4,4 @@ export { openStore, type OpenStoreOptions } from './open.js';
 export { nextId } from './counters.js';
 export { EmbeddedStore, type EmbeddedStoreOptions, type EmbeddedLocation } from './embedded.js';
 export type { MongoStore, MongoStoreOptions } from './mongodb.js';
+export { StoreLockedError } from './embedded-lock.js';

@@ -10,6 +10,8 @@ export interface OpenStoreOptions {
   compactionIntervalMs?: EmbeddedStoreOptions['compactionIntervalMs'];
   /** Embedded only. */
   ttlSweepIntervalMs?: EmbeddedStoreOptions['ttlSweepIntervalMs'];
+  /** Embedded `file:` only: fsync before acknowledging writes (default true). */
+  fsync?: EmbeddedStoreOptions['fsync'];
 }
 
 /**
