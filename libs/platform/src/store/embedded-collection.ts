@@ -30,6 +30,14 @@ import { cloneValue, isOperatorObject, newDocumentId, valuesEqual, type Plain } 
 
 /** Documents removed per turn of the event loop by large deletes and sweeps. */
 export const SWEEP_BATCH = 500;
+/** Candidates a large update or delete examines per turn of the event loop. */
+const SCAN_BATCH = 1_000;
+
+interface SelectOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+}
 
 interface Modification {
   matched: number;
@@ -43,8 +51,18 @@ interface Modification {
 interface NedbIndex {
   insert(doc: Plain | Plain[]): void;
   getMatching(value: unknown): Plain[];
-  getBetweenBounds(query: Record<string, string>): Plain[];
+  /** The AVL tree (@seald-io/binary-search-tree): `tree.tree` is its root node. */
+  tree: { tree: TreeNode };
 }
+
+interface TreeNode {
+  key?: string;
+  data: Plain[];
+  left: TreeNode | null;
+  right: TreeNode | null;
+}
+
+type Bounds = Partial<Record<'$gt' | '$gte' | '$lt' | '$lte', string>>;
 type NedbIndexClass = new (options: { fieldName: string; unique?: boolean; sparse?: boolean }) => NedbIndex;
 const NedbIndex = createRequire(import.meta.url)('@seald-io/nedb/lib/indexes.js') as NedbIndexClass;
 
@@ -59,7 +77,7 @@ interface NedbInternals {
 
 /** Candidate documents for a filter, from one index. */
 interface Plan {
-  docs: Plain[];
+  docs: Iterable<Plain>;
   /** The candidates come in the order the query's sort asks for. */
   ordered: boolean;
 }
@@ -140,7 +158,25 @@ export class EmbeddedCollectionCore {
    * index gives for the filter (embedded-keys.ts), or every document when no index helps, each
    * checked against the whole filter.
    */
-  private select(filter: Filter, options: { sort?: Sort; skip?: number; limit?: number }): Plain[] {
+  private select(filter: Filter, options: SelectOptions): Plain[] {
+    const scan = this.scan(filter, options);
+    let step = scan.next();
+    while (!step.done) step = scan.next();
+    return step.value;
+  }
+
+  /** As select, but with a turn of the event loop every SCAN_BATCH candidates: for large writes. */
+  private async selectInTurns(filter: Filter, options: SelectOptions): Promise<Plain[]> {
+    const scan = this.scan(filter, options);
+    let step = scan.next();
+    while (!step.done) {
+      await nextTurn();
+      step = scan.next();
+    }
+    return step.value;
+  }
+
+  private *scan(filter: Filter, options: SelectOptions): Generator<void, Plain[], void> {
     const test = compileFilter(filter);
     const now = Date.now();
     const ttl = this.ttlSpecs;
@@ -150,11 +186,12 @@ export class EmbeddedCollectionCore {
     const presorted = !options.sort || plan?.ordered === true;
     const wanted = !presorted || limit === undefined ? Infinity : skip + limit;
     const hits: Plain[] = [];
-    for (const doc of plan ? plan.docs : this.db.getAllData()) {
-      if ((ttl.length === 0 || !isExpired(doc, ttl, now)) && test(doc)) {
-        hits.push(doc);
-        if (hits.length >= wanted) break;
-      }
+    let seen = 0;
+    // Without a plan, every document, walked lazily through the `_id` index (a limit stops early).
+    for (const doc of plan ? plan.docs : inRange(this.nedb.indexes._id!.tree.tree, {}, false)) {
+      if (hits.length >= wanted) break;
+      if (++seen % SCAN_BATCH === 0) yield;
+      if ((ttl.length === 0 || !isExpired(doc, ttl, now)) && test(doc)) hits.push(doc);
     }
     const ordered = options.sort && !presorted ? sortDocuments(hits, options.sort) : hits;
     return ordered.slice(skip, limit === undefined ? undefined : skip + limit);
@@ -207,12 +244,11 @@ export class EmbeddedCollectionCore {
       best = { spec, score, bounds, ordered };
     }
     if (!best) return undefined;
-    const index = this.nedb.indexes[hiddenField(best.spec)]!;
-    let docs = best.bounds.flatMap((b) => index.getBetweenBounds(b));
+    const root = this.nedb.indexes[hiddenField(best.spec)]!.tree.tree;
     // Descending: walking the keys backwards meets each document at its largest value first, as
     // MongoDB sorts arrays descending.
-    if (best.ordered && sort && Object.values(sort)[0] === -1) docs = docs.reverse();
-    return { docs: unique(docs), ordered: best.ordered };
+    const reverse = best.ordered && sort !== undefined && Object.values(sort)[0] === -1;
+    return { docs: distinct(best.bounds, (b) => inRange(root, b, reverse)), ordered: best.ordered };
   }
 
   // ---- writes ------------------------------------------------------------------------------
@@ -278,8 +314,10 @@ export class EmbeddedCollectionCore {
   ): Promise<Modification> {
     assertDefinedFilter(filter);
     assertUpdate(update);
-    return this.write((persist) => {
-      const targets = this.select(filter, { sort: options.sort, limit: options.one ? 1 : undefined });
+    return this.write(async (persist) => {
+      const targets = options.one
+        ? this.select(filter, { sort: options.sort, limit: 1 })
+        : await this.selectInTurns(filter, { sort: options.sort });
       if (targets.length === 0)
         return options.upsert ? this.upsert(filter, update, persist) : { matched: 0, modified: 0 };
       const result: Modification = { matched: targets.length, modified: 0 };
@@ -321,7 +359,7 @@ export class EmbeddedCollectionCore {
   async delete(filter: Filter, many: boolean): Promise<number> {
     assertDefinedFilter(filter);
     return this.write(async (persist) => {
-      const targets = this.select(filter, { limit: many ? undefined : 1 });
+      const targets = many ? await this.selectInTurns(filter, {}) : this.select(filter, { limit: 1 });
       // In batches, yielding between them: a large delete must not stall every other request. The
       // write queue is held throughout, so no other write sees (or changes) the documents meanwhile.
       for (let i = 0; i < targets.length; i += SWEEP_BATCH) {
@@ -359,8 +397,7 @@ export class EmbeddedCollectionCore {
       try {
         index.insert(keyed);
       } catch (err) {
-        if ((err as { errorType?: unknown }).errorType === 'uniqueViolated')
-          throw new DuplicateKeyError(this.name, spec.name, err);
+        if (isUniqueViolation(err)) throw new DuplicateKeyError(this.name, spec.name, err);
         throw err;
       }
       for (const old of existing) await this.dropIndex(old);
@@ -406,13 +443,13 @@ export class EmbeddedCollectionCore {
   }
 
   private expiredDocs(now: number): Plain[] {
-    return unique(
-      this.ttlSpecs.flatMap((spec) => {
-        const cutoff = encodeComponent(new Date(now - spec.expireAfterSeconds! * 1000));
-        const index = this.nedb.indexes[hiddenField(spec)];
-        return index ? index.getBetweenBounds({ $gte: cutoff[0]!, $lt: cutoff + HIGH }) : [];
-      }),
-    ).filter((d) => isExpired(d, this.ttlSpecs, now));
+    const ttl = this.ttlSpecs;
+    const found = distinct(ttl, (spec) => {
+      const cutoff = encodeComponent(new Date(now - spec.expireAfterSeconds! * 1000));
+      const index = this.nedb.indexes[hiddenField(spec)];
+      return index ? inRange(index.tree.tree, { $gte: cutoff[0]!, $lt: cutoff + HIGH }, false) : [];
+    });
+    return [...found].filter((d) => isExpired(d, ttl, now));
   }
 
   /** Rewrites the append-only data file without its superseded lines. */
@@ -462,36 +499,41 @@ export class EmbeddedCollectionCore {
    * error into DuplicateKeyError naming the index.
    */
   private cacheWrite(doc: Plain, apply: () => void): void {
+    let failure: unknown;
     try {
       apply();
       return;
     } catch (err) {
-      if ((err as { errorType?: unknown }).errorType !== 'uniqueViolated') throw err;
-      // An expired document no read returns any more may still hold the key until the next sweep:
-      // free it now rather than refuse a write that looks valid to the caller.
-      const now = Date.now();
-      const expired = this.expiredDocs(now);
-      if (expired.length > 0) {
-        for (const d of expired) this.nedb._removeFromIndexes(d);
-        void this.nedb.persistence
-          .persistNewStateAsync(expired.map((d) => ({ $$deleted: true, _id: d._id })))
-          .catch(() => undefined);
-        try {
-          apply();
-          return;
-        } catch (again) {
-          if ((again as { errorType?: unknown }).errorType !== 'uniqueViolated') throw again;
-          err = again;
-        }
-      }
-      const key = (err as { key?: unknown }).key;
-      const spec = this.uniqueSpecs.find((s) => {
-        const keys = doc[hiddenField(s)];
-        return Array.isArray(keys) && keys.includes(key);
-      });
-      throw new DuplicateKeyError(this.name, spec ? spec.name : '_id_', err);
+      if (!isUniqueViolation(err)) throw err;
+      failure = err;
     }
+    // An expired document no read returns any more may still hold the key until the next sweep:
+    // free it now rather than refuse a write that looks valid to the caller.
+    const expired = this.expiredDocs(Date.now());
+    if (expired.length > 0) {
+      for (const d of expired) this.nedb._removeFromIndexes(d);
+      void this.nedb.persistence
+        .persistNewStateAsync(expired.map((d) => ({ $$deleted: true, _id: d._id })))
+        .catch(() => undefined);
+      try {
+        apply();
+        return;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        failure = err;
+      }
+    }
+    const key = (failure as { key?: unknown }).key;
+    const spec = this.uniqueSpecs.find((s) => {
+      const keys = doc[hiddenField(s)];
+      return Array.isArray(keys) && keys.includes(key);
+    });
+    throw new DuplicateKeyError(this.name, spec ? spec.name : '_id_', failure);
   }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { errorType?: unknown } | null)?.errorType === 'uniqueViolated';
 }
 
 /** The values an equality (or `$in`, `$eq`) condition allows, when they are all plain scalars or null. */
@@ -533,6 +575,47 @@ function rangeBounds(cond: unknown): { low: Bound; high: Bound } | undefined {
     }
   }
   return { low, high };
+}
+
+/**
+ * The documents under the keys within `bounds`, in key order (or reverse), walked lazily so that a
+ * query with a limit stops early. The tree must not change while the walk is under way: callers
+ * finish it synchronously, or inside the write queue.
+ */
+function* inRange(root: TreeNode, bounds: Bounds, reverse: boolean): Generator<Plain> {
+  const { $gt, $gte, $lt, $lte } = bounds;
+  const aboveLow = (k: string) => ($gt !== undefined ? k > $gt : $gte !== undefined ? k >= $gte : true);
+  const belowHigh = (k: string) => ($lt !== undefined ? k < $lt : $lte !== undefined ? k <= $lte : true);
+  const stack: TreeNode[] = [];
+  let node: TreeNode | null | undefined = Object.hasOwn(root, 'key') ? root : null;
+  while (node || stack.length > 0) {
+    // Down to the first key within the near bound, remembering the way back up.
+    while (node) {
+      if (reverse ? belowHigh(node.key!) : aboveLow(node.key!)) {
+        stack.push(node);
+        node = reverse ? node.right : node.left;
+      } else {
+        node = reverse ? node.left : node.right;
+      }
+    }
+    if (stack.length === 0) return;
+    node = stack.pop()!;
+    if (!(reverse ? aboveLow(node.key!) : belowHigh(node.key!))) return;
+    yield* node.data;
+    node = reverse ? node.left : node.right;
+  }
+}
+
+/** Each document once (one with an array field has several keys), in first-seen order. */
+function* distinct<T>(sources: T[], walk: (source: T) => Iterable<Plain>): Generator<Plain> {
+  const seen = new Set<Plain>();
+  for (const source of sources) {
+    for (const doc of walk(source)) {
+      if (seen.has(doc)) continue;
+      seen.add(doc);
+      yield doc;
+    }
+  }
 }
 
 function unique(docs: Plain[]): Plain[] {

@@ -30,7 +30,7 @@ export function encodeComponent(value: unknown): string {
 
 /** A string terminated by \u0000, with \u0000 and \u0001 escaped so that the terminator sorts first. */
 function escaped(s: string): string {
-  return s.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0001' : '\u0001\u0002')) + '\u0000';
+  return s.replaceAll('\u0001', '\u0001\u0002').replaceAll('\u0000', '\u0001\u0001') + '\u0000';
 }
 
 /** 16 hex digits whose text order is the numeric order of the double (NaN first, like MongoDB). */
