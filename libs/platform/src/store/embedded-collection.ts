@@ -91,6 +91,12 @@ export class EmbeddedCollectionCore {
   private readonly file: GroupCommitFile | undefined;
   private readonly writes = new SerialQueue();
   private specs: IndexSpec[] = [];
+  /**
+   * Indexes where some document ever had several keys (an array field). As in MongoDB, the flag is
+   * never cleared; their key order is not sort order (an array sorts by its smallest element
+   * overall, which may lie outside the walked range), so they narrow but never presort.
+   */
+  private readonly multikey = new Set<string>();
   /** Written to since the data file was last compacted. */
   private dirty = false;
 
@@ -118,10 +124,19 @@ export class EmbeddedCollectionCore {
     const docs = this.db.getAllData();
     for (const doc of docs) {
       clearIndexKeys(doc);
-      setIndexKeys(doc, specs);
+      this.setKeys(doc, specs);
     }
     for (const spec of specs) this.buildIndex(spec, docs);
     this.specs = specs;
+  }
+
+  /** Sets a document's hidden index keys, noting indexes that become multikey. */
+  private setKeys(doc: Plain, specs: IndexSpec[]): void {
+    setIndexKeys(doc, specs);
+    for (const spec of specs) {
+      const keys = doc[hiddenField(spec)];
+      if (Array.isArray(keys) && keys.length > 1) this.multikey.add(spec.name);
+    }
   }
 
   private buildIndex(spec: IndexSpec, docs: Plain[]): void {
@@ -191,7 +206,9 @@ export class EmbeddedCollectionCore {
     for (const doc of plan ? plan.docs : inRange(this.nedb.indexes._id!.tree.tree, {}, false)) {
       if (hits.length >= wanted) break;
       if (++seen % SCAN_BATCH === 0) yield;
-      if ((ttl.length === 0 || !isExpired(doc, ttl, now)) && test(doc)) hits.push(doc);
+      if ((ttl.length === 0 || !isExpired(doc, ttl, now)) && test(doc)) {
+        hits.push(doc);
+      }
     }
     const ordered = options.sort && !presorted ? sortDocuments(hits, options.sort) : hits;
     return ordered.slice(skip, limit === undefined ? undefined : skip + limit);
@@ -240,7 +257,11 @@ export class EmbeddedCollectionCore {
       );
       const sortKeys = sort ? Object.keys(sort) : [];
       const ordered =
-        Boolean(range) && prefixes.length === 1 && sortKeys.length === 1 && sortKeys[0] === next;
+        Boolean(range) &&
+        prefixes.length === 1 &&
+        sortKeys.length === 1 &&
+        sortKeys[0] === next &&
+        !this.multikey.has(spec.name);
       best = { spec, score, bounds, ordered };
     }
     if (!best) return undefined;
@@ -263,7 +284,7 @@ export class EmbeddedCollectionCore {
       return stored;
     });
     return this.write((persist) => {
-      for (const stored of prepared) setIndexKeys(stored, this.specs);
+      for (const stored of prepared) this.setKeys(stored, this.specs);
       // All at once when nothing collides (nedb rolls a refused batch back); else one by one, which
       // gives MongoDB's ordered result: everything before the first duplicate is kept.
       try {
@@ -332,7 +353,7 @@ export class EmbeddedCollectionCore {
           // MongoDB counts a document as modified only when the update changed it.
           if (valuesEqual(next, before)) continue;
           nedbModel.checkObject(next);
-          setIndexKeys(next, this.specs);
+          this.setKeys(next, this.specs);
           this.cacheWrite(next, () => this.nedb._updateIndexes(target, next));
           changed.push(next);
           result.after = visibleCopy(next);
@@ -350,7 +371,7 @@ export class EmbeddedCollectionCore {
     applyUpdate(doc, update, true);
     if (doc._id === undefined) doc._id = newDocumentId();
     nedbModel.checkObject(doc);
-    setIndexKeys(doc, this.specs);
+    this.setKeys(doc, this.specs);
     this.cacheWrite(doc, () => this.nedb._insertInCache(doc));
     persist([doc]);
     return { matched: 0, modified: 0, upsertedId: doc._id, after: visibleCopy(doc) };
@@ -401,7 +422,8 @@ export class EmbeddedCollectionCore {
         throw err;
       }
       for (const old of existing) await this.dropIndex(old);
-      for (const doc of docs) setIndexKeys(doc, [spec]);
+      this.multikey.delete(spec.name);
+      for (const doc of docs) this.setKeys(doc, [spec]);
       this.buildIndex(spec, docs);
       this.specs.push(spec);
       // Saved last: after a crash before this point, the service's next createIndex redoes it all.
