@@ -140,11 +140,15 @@ export class JobQueue {
 
   private ensureIndexes(): Promise<void> {
     this.indexes ??= (async () => {
-      // Claims ask for one status at a time so that both adapters can narrow by index.
+      // Claims ask for one status and type at a time and sort on the third field, so each claim is
+      // one index range read in order (both adapters stop at the first match).
       await this.jobs.createIndex({ status: 1, type: 1, runAt: 1 });
       await this.jobs.createIndex({ status: 1, type: 1, leaseUntil: 1 });
+      // Only queued and running jobs hold a key: the others are not in this index at all.
       await this.jobs.createIndex({ key: 1 }, { unique: true, sparse: true });
-      await this.jobs.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+      // Only done and dead jobs have expiresAt. Sparse since this release: both adapters replace the
+      // index declared without it (store/mongodb.ts createIndex).
+      await this.jobs.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, sparse: true });
     })().catch((err: unknown) => {
       this.indexes = undefined;
       throw err;

@@ -3,4 +3,5 @@ export * from './port.js';
 export { openStore, type OpenStoreOptions } from './open.js';
 export { nextId } from './counters.js';
 export { EmbeddedStore, type EmbeddedStoreOptions, type EmbeddedLocation } from './embedded.js';
-export type { MongoStore, MongoStoreOptions } from './mongodb.js';
+export type { MongoStore, MongoStoreOptions, StoreLogger } from './mongodb.js';
+export { StoreLockedError } from './embedded-lock.js';
