@@ -16,6 +16,7 @@ import {
 } from '@murmur/platform';
 import {
   BASE_DIR,
+  composeBindMounts,
   composeCommand,
   composeDeclaredPorts,
   composeEnv,
@@ -23,10 +24,12 @@ import {
   containerEnv,
   dockerfileArg,
   entryOf,
+  expansionOnly,
   exposedPorts,
   literal,
   loadBase,
   loadCompose,
+  natsConfFacts,
   ofKind,
   processesWithEntry,
   readRepoFile,
@@ -38,6 +41,7 @@ import {
   selects,
   sourceOf,
   urlTargets,
+  type ComposeService,
   type Env,
   type PodDisruptionBudget,
   type ServiceObject,
@@ -80,12 +84,17 @@ const mainContainer = (w: Workload) =>
   w.spec.template.spec.containers.find((c) => c.name === w.metadata.name)!;
 
 /** Problems with one process's environment as a manifest sets it. */
-function envProblems(process: string, env: Env): string[] {
+function envProblems(process: string, env: Env, plumbing: ReadonlySet<string> = new Set()): string[] {
   const schema = SCHEMAS[process];
   if (!schema) return [`${process} has no config schema in SCHEMAS (deploy/test/manifests.test.ts)`];
   const problems: string[] = [];
   for (const [name, value] of env) {
     const field = schema.shape[name];
+    if (!field && plumbing.has(name)) {
+      if (value.kind !== 'operator' || !value.from.startsWith('Secret'))
+        problems.push(`${name} is expanded into another variable but does not come from a Secret`);
+      continue;
+    }
     if (!field) {
       problems.push(`${name} is not a variable of ${process}'s config schema`);
       continue;
@@ -267,16 +276,27 @@ describe('docker-compose.yml', () => {
 
     const nats = find('nats')!;
     const args = composeCommand(nats);
-    expect(args.some((a) => a === '-js' || a === '--jetstream')).toBe(true);
-    const storeDir = args[args.findIndex((a) => a === '-sd' || a === '--store_dir') + 1];
-    expect(composeWritablePaths(nats)).toContain(storeDir);
-    const monitor = args[args.findIndex((a) => a === '-m' || a === '--http_port') + 1];
-    expect([nats.healthcheck?.test ?? []].flat().join(' ')).toContain(`:${monitor}/healthz`);
+    const configPath = args[args.findIndex((a) => a === '-c' || a === '--config') + 1];
+    const configFile = composeBindMounts(nats).find((m) => m.target === configPath);
+    expect(configFile?.readOnly).toBe(true);
+    const conf = natsConfFacts(readRepoFile(configFile!.source));
+    expect(conf.jetstream).toBe(true);
+    expect(conf.client).toBe(4222);
+    expect(composeDeclaredPorts(nats).sort()).toEqual([conf.client, conf.monitor].sort());
+    expect([nats.healthcheck?.test ?? []].flat().join(' ')).toContain(`:${conf.monitor}/healthz`);
 
     const named = Object.keys(compose.volumes ?? {});
-    for (const s of [mongodb, nats]) {
-      const sources = (s.volumes ?? []).map((v) => (typeof v === 'string' ? v.split(':')[0] : v.source));
-      expect(sources.every((v) => v !== undefined && named.includes(v))).toBe(true);
+    const volumeAt = (s: ComposeService, target: string) =>
+      (s.volumes ?? [])
+        .map((v) => (typeof v === 'string' ? { source: v.split(':')[0], target: v.split(':')[1] } : v))
+        .find((v) => v.target === target)?.source;
+    expect(named).toContain(volumeAt(mongodb, '/data/db'));
+    expect(named).toContain(volumeAt(nats, conf.storeDir!));
+    // Anything else mounted into them is a file of this repository, read-only.
+    for (const s of [mongodb, nats, find('mongodb-users')!]) {
+      for (const m of composeBindMounts(s)) {
+        expect([m.source, repoFileExists(m.source), m.readOnly]).toEqual([m.source, true, true]);
+      }
     }
   });
 });
@@ -320,7 +340,7 @@ describe('deploy/base (kustomize)', () => {
     });
 
     it('sets only variables its config schema reads, with valid values, and every required one', () => {
-      expect(envProblems(name, env)).toEqual([]);
+      expect(envProblems(name, env, expansionOnly(container))).toEqual([]);
     });
 
     it('runs its own entry file from the Murmur image, under tini', () => {
@@ -417,15 +437,16 @@ describe('deploy/base (kustomize)', () => {
     expect(services.filter((s) => literal(env, serviceUrlVar(s)) === undefined)).toEqual([]);
   });
 
-  it('disruption budgets select an existing Deployment and leave room to evict', () => {
+  it('disruption budgets select an existing workload and leave room to evict', () => {
     for (const pdb of ofKind<PodDisruptionBudget>(base.objects, 'PodDisruptionBudget')) {
-      const target = deployments.find((d) =>
+      const target = [...deployments, ...statefulSets].find((d) =>
         selects(pdb.spec.selector.matchLabels, d.spec.template.metadata.labels),
       );
       expect([pdb.metadata.name, target?.metadata.name]).toEqual([pdb.metadata.name, expect.any(String)]);
       if (typeof pdb.spec.minAvailable === 'number') {
         expect(pdb.spec.minAvailable).toBeLessThan(target?.spec.replicas ?? 1);
       }
+      if (typeof pdb.spec.maxUnavailable === 'number') expect(pdb.spec.maxUnavailable).toBeGreaterThan(0);
     }
   });
 
@@ -461,20 +482,41 @@ describe('deploy/base (kustomize)', () => {
     const configMount = container.volumeMounts?.find((m) => configArg.startsWith(`${m.mountPath}/`));
     const volume = nats.spec.template.spec.volumes?.find((v) => v.name === configMount?.name);
     const config = ofKind(base.objects, 'ConfigMap').find((c) => c.metadata.name === volume?.configMap?.name);
-    const text = config?.data?.[configArg.slice(configMount!.mountPath.length + 1)] ?? '';
+    const conf = natsConfFacts(config?.data?.[configArg.slice(configMount!.mountPath.length + 1)] ?? '');
 
-    const storeDir = /store_dir:\s*(\S+)/.exec(/jetstream\s*\{[^}]*\}/.exec(text)?.[0] ?? '')?.[1];
     const dataMount = container.volumeMounts?.find((m) => m.name === 'data')?.mountPath;
-    expect(storeDir).toBeDefined();
-    expect(dataMount && storeDir?.startsWith(dataMount)).toBe(true);
-
-    const monitor = Number(/http_port:\s*(\d+)/.exec(text)?.[1]);
-    const client = Number(/^port:\s*(\d+)/m.exec(text)?.[1]);
-    expect(container.ports?.map((p) => p.containerPort).sort()).toEqual([client, monitor].sort());
-    expect([client, monitor]).toEqual([4222, 8222]);
+    expect(conf.jetstream).toBe(true);
+    expect(dataMount && conf.storeDir?.startsWith(dataMount)).toBe(true);
+    expect([conf.client, conf.monitor, conf.cluster]).toEqual([4222, 8222, 6222]);
+    expect(container.ports?.map((p) => p.containerPort).sort()).toEqual(
+      [conf.client, conf.monitor, conf.cluster].sort(),
+    );
     for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
       expect(probe?.httpGet?.path).toMatch(/^\/healthz/);
-      expect(resolvePort(probe?.httpGet?.port, container)).toBe(monitor);
+      expect(resolvePort(probe?.httpGet?.port, container)).toBe(conf.monitor);
     }
+  });
+
+  it('runs NATS as a three-node JetStream cluster whose members find each other before they are ready', () => {
+    const nats = statefulSets.find((s) => s.metadata.name === 'nats')! as Workload & {
+      spec: { podManagementPolicy?: string };
+    };
+    const conf = natsConfFacts(
+      ofKind(base.objects, 'ConfigMap').find((c) => c.metadata.name === 'nats-config')!.data!['nats.conf']!,
+    );
+    const service = k8sServices.find((s) => s.metadata.name === nats.spec.serviceName)! as ServiceObject & {
+      spec: { publishNotReadyAddresses?: boolean };
+    };
+    expect(nats.spec.replicas).toBe(3);
+    expect(conf.routes).toEqual(
+      Array.from({ length: 3 }, (_, i) => `nats-route://nats-${i}.${service.metadata.name}:${conf.cluster}`),
+    );
+    expect(service.spec.ports.map((p) => p.port)).toContain(conf.cluster);
+    expect(service.spec.publishNotReadyAddresses).toBe(true);
+    expect(nats.spec.podManagementPolicy).toBe('Parallel');
+    expect(mainContainer(nats).env).toContainEqual(
+      expect.objectContaining({ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }),
+    );
+    expect(conf.serverName).toBe('$POD_NAME');
   });
 });

@@ -9,6 +9,8 @@ export type Headers = Record<string, string>;
 export interface BusClientOptions {
   service: string;
   logger: Logger;
+  /** NATS user and password (connectBus takes them from BUS_URL's user info). Never logged. */
+  auth?: { user: string; pass: string };
 }
 
 export interface MessageContext {
