@@ -32,7 +32,7 @@ export const baseConfigShape = {
       } catch (err) {
         // What is wrong with the user info is worth saying; parseNatsServers never echoes a password.
         const message = (err as Error).message;
-        const detail = /credentials|password/.test(message) ? `: ${message.replace(/^bus URL: /, '')}` : '';
+        const detail = /credentials|no user/.test(message) ? `: ${message.replace(/^bus URL: /, '')}` : '';
         ctx.addIssue({
           code: 'custom',
           message: `must be memory:[name] or nats://host:port[,nats://…]${detail}`,

@@ -33,6 +33,7 @@ describe('loadConfig defaults', () => {
       DATA_DIR: './data',
       STORE_URL: 'file:./data',
       BUS_URL: 'memory:',
+      BUS_STREAM_REPLICAS: 1,
       OUTBOUND_ALLOW_PRIVATE: false,
       OUTBOUND_ALLOW_HOSTS: [],
       TRUST_PROXY: ['loopback'],
