@@ -134,7 +134,7 @@ export class NatsBus implements Bus {
   /** Connects and makes sure the EVENTS and DEADLETTER streams exist with the current limits. */
   static async connect(servers: string[], options: BusClientOptions): Promise<NatsBus> {
     // Reconnect forever: a service outlives a NATS restart; /readyz reports the gap meanwhile.
-    const nc = await connect({ servers, name: options.service, maxReconnectAttempts: -1 });
+    const nc = await connect({ servers, name: options.service, maxReconnectAttempts: -1, ...options.auth });
     try {
       const jsm = await jetstreamManager(nc);
       const bus = new NatsBus(nc, jsm, options);

@@ -13,6 +13,8 @@ export interface BusClientOptions {
   logger: Logger;
   /** NATS: copies of each stream when this client creates it (`BUS_STREAM_REPLICAS`, default 1). */
   streamReplicas?: number;
+  /** NATS user and password (connectBus takes them from BUS_URL's user info). Never logged. */
+  auth?: { user: string; pass: string };
 }
 
 /** What `health()` finds: `ok` unless the bus cannot be reached or one of this client's durable groups is broken. */
