@@ -20,10 +20,8 @@ export function addCorsHeaders(reply: FastifyReply): void {
 
 /** Answers a preflight for a public route. */
 export function sendPreflight(reply: FastifyReply, entry: RouteEntry): FastifyReply {
-  const methods: HttpMethod[] = [
-    ...(entry.methods ?? ['GET', 'POST']).filter((m) => m !== 'HEAD'),
-    'OPTIONS',
-  ];
+  const listed = entry.methods.includes('*') ? ['GET', 'POST'] : entry.methods;
+  const methods = [...listed.filter((m): m is HttpMethod => m !== 'HEAD' && m !== '*'), 'OPTIONS'];
   addCorsHeaders(reply);
   return reply
     .code(204)
