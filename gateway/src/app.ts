@@ -31,7 +31,7 @@ import {
   areaErrorStyle,
   DEFAULT_BODY_LIMIT,
   resolveRoute,
-  SITE_HOST_ROUTE,
+  resolveSiteHostRoute,
   type ErrorStyle,
   type RouteEntry,
 } from './routes.js';
@@ -162,7 +162,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     }
     const unsafe = unsafePath(request.url);
     if (unsafe) return done(badRequest(unsafe));
-    const entry = siteHost(request) ? SITE_HOST_ROUTE : resolveRoute(request.method, request.url);
+    const entry = siteHost(request)
+      ? resolveSiteHostRoute(request.url)
+      : resolveRoute(request.method, request.url);
     request.gatewayRoute = entry;
     if (isPublic(entry)) addCorsHeaders(reply);
     done();

@@ -11,6 +11,7 @@ export { gatewayConfigSchema, targetsFromConfig, type GatewayConfig, type Target
 export {
   routeTable,
   SITE_HOST_ROUTE,
+  resolveSiteHostRoute,
   resolveRoute,
   areaErrorStyle,
   defineRouteTable,

@@ -218,6 +218,15 @@ export const SITE_HOST_ROUTE: RouteEntry = Object.freeze({
   errorStyle: 'simple',
 });
 
+// Paths a service answers for operators only (liveness aside, which load balancers may probe on the
+// service directly): on a site's own host name they are not the site's to serve.
+const OPERATOR_PATHS = new Set(['/metrics', '/readyz', '/healthz']);
+
+/** The entry for a request on a site's own host name: publishing, except the operator-only paths. */
+export function resolveSiteHostRoute(path: string): RouteEntry | null {
+  return OPERATOR_PATHS.has(pathOf(path).toLowerCase()) ? null : SITE_HOST_ROUTE;
+}
+
 const matcher = new RouteMatcher(routeTable);
 const areas = new RouteMatcher(areaTable);
 
