@@ -151,6 +151,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     reply.header('x-request-id', request.id);
     if (hsts) reply.header('strict-transport-security', hsts);
     if (!request.routeOptions.config.gatewayProxy) return done();
+    const unsafe = unsafePath(request.url);
+    if (unsafe) return done(badRequest(unsafe));
 
     if (request.method === 'OPTIONS') {
       const wanted = request.headers['access-control-request-method'];
@@ -160,8 +162,6 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         return;
       }
     }
-    const unsafe = unsafePath(request.url);
-    if (unsafe) return done(badRequest(unsafe));
     const entry = siteHost(request)
       ? resolveSiteHostRoute(request.url)
       : resolveRoute(request.method, request.url);

@@ -136,6 +136,12 @@ describe('a request through the gateway', () => {
     expect(res).not.toContain('"service"');
   });
 
+  it('a path with a malformed percent-escape is refused with 400 naming the problem', async () => {
+    const res = await send(gateway.url, 'GET', '/feeds/%E0%A4%A.json');
+    expect(res.status).toBe(400);
+    expect(res.json()).toEqual({ error: expect.stringMatching(/malformed/i) });
+  });
+
   it.each(unknownPaths.map((u) => [`${u.method} ${u.path}`, u] as const))(
     '%s is answered 404 by the gateway',
     async (_name, u) => {
