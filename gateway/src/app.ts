@@ -118,7 +118,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       sendGatewayError(reply, 'simple', toAppError(err));
     },
   }) as unknown as FastifyInstance;
-  // A Host that is neither ours nor an address belongs to a site with its own name (publishing.md).
+  // A Host that is neither ours nor an address belongs to a site with its own name (GATEWAY_SITE_HOSTS).
   const siteHost = (request: FastifyRequest): boolean => {
     if (!config.GATEWAY_SITE_HOSTS) return false;
     const host = request.hostname.toLowerCase();

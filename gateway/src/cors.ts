@@ -1,4 +1,4 @@
-// Cross-origin access only where security.md §9 allows it: public JSON Feeds, archive reads,
+// Cross-origin access only for public reads: public JSON Feeds, archive reads,
 // GET /webmention and /microsub. The wildcard origin is safe there because none of them reads
 // cookies; credentials are never allowed. Every other route gets no CORS header at all, even if a
 // service sent one.

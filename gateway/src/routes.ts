@@ -2,8 +2,9 @@
 // which service answers it, and what the gateway applies on the way (error style, body limit, upstream
 // timeout, cross-origin access). A request matching no row is answered 404 by the gateway itself, so
 // only real endpoints reach a service. Rows are grouped by service; the matcher (route-matcher.ts)
-// picks the most specific pattern, so order between groups does not matter (DESIGN.md §3 routing
-// note: `/feeds/…` is shared by reader and feeds).
+// picks the most specific pattern, so order between groups does not matter (`/feeds/…` is shared by
+// reader and feeds: `/feeds/v2/…`, `/feeds/highlights`, `/feeds/{integer}/highlights…` and
+// `/feeds/recap…` are the reader's; the rest are the feeds service's).
 //
 // Row: [methods, pattern, service, options?]. Methods are space-separated (`GET POST`), `*` for any;
 // a GET row answers HEAD too. Pattern syntax is described in route-matcher.ts: `{name}` one segment,
@@ -27,11 +28,11 @@ export type ErrorStyle = Exclude<PlatformErrorStyle, 'html'> | 'text';
 export interface RouteOptions {
   /** Absent: the table's default. */
   errorStyle?: ErrorStyle;
-  /** Bytes; absent: the gateway default (docs/security.md). */
+  /** Bytes; absent: the gateway default (256 KiB). */
   bodyLimit?: number;
   /** Upstream timeout; absent: GATEWAY_UPSTREAM_TIMEOUT_MS. */
   timeoutMs?: number;
-  /** `Access-Control-Allow-Origin: *` and preflights answered (docs/security.md: public reads only). */
+  /** `Access-Control-Allow-Origin: *` and preflights answered: only reads that use no cookie. */
   public?: true;
   /** Preflight `Access-Control-Allow-Headers` for a public route, when it differs from the default. */
   corsAllowHeaders?: string;
