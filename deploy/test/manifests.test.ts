@@ -117,13 +117,18 @@ function envProblems(process: string, env: Env, plumbing: ReadonlySet<string> = 
 }
 
 /** The port a process listens on with this environment (its port variable, or the schema's default). */
-function listenPort(process: string, env: Env): number {
-  const field = SCHEMAS[process]?.shape[portVarOf(process)];
-  if (!field) throw new Error(`${process}'s config schema has no ${portVarOf(process)}`);
-  const parsed = field.safeParse(literal(env, portVarOf(process)));
+function listenPort(process: string, env: Env, variable = portVarOf(process)): number {
+  const field = SCHEMAS[process]?.shape[variable];
+  if (!field) throw new Error(`${process}'s config schema has no ${variable}`);
+  const parsed = field.safeParse(literal(env, variable));
   if (!parsed.success || typeof parsed.data !== 'number')
-    throw new Error(`${process}: no usable ${portVarOf(process)}`);
+    throw new Error(`${process}: no usable ${variable}`);
   return parsed.data;
+}
+
+/** Where a process answers /readyz: the gateway only on its internal port (never public). */
+function readyzPort(process: string, env: Env): number {
+  return process === 'gateway' ? listenPort(process, env, 'GATEWAY_INTERNAL_PORT') : listenPort(process, env);
 }
 
 /** The variables whose values are URLs of other parts of the deployment. */
@@ -219,9 +224,9 @@ describe('docker-compose.yml', () => {
       expect(repoFileExists(sourceOf(entryOf(name)))).toBe(true);
     });
 
-    it('has a health check on /readyz at the port it listens on', () => {
+    it('has a health check on /readyz at the port it serves it on', () => {
       const test = [service.healthcheck?.test ?? []].flat().join(' ');
-      expect(test).toContain(`127.0.0.1:${listenPort(name, env)}/readyz`);
+      expect(test).toContain(`127.0.0.1:${readyzPort(name, env)}/readyz`);
     });
 
     it('points its URLs at compose services, on the ports they listen on, and waits for them to be healthy', () => {

@@ -31,7 +31,7 @@ export async function startMultiProcess(publicUrl = 'http://murmur.test'): Promi
   try {
     nats = await startNatsServer();
     smtp = await startSmtpCapture();
-    const [identityPort, gatewayPort] = [await freePort(), await freePort()];
+    const [identityPort, gatewayPort, internalPort] = [await freePort(), await freePort(), await freePort()];
     const common = {
       BUS_URL: nats.url,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
@@ -50,12 +50,14 @@ export async function startMultiProcess(publicUrl = 'http://murmur.test'): Promi
     const gateway = startChild('gateway', 'gateway/dist/main.js', {
       ...common,
       PORT: String(gatewayPort),
+      // The aggregate /readyz is on the gateway's internal port only.
+      GATEWAY_INTERNAL_PORT: String(internalPort),
       IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
     });
     children.push(gateway);
     await waitReady(identity, `http://127.0.0.1:${identityPort}/readyz`);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await waitReady(gateway, `${gatewayUrl}/readyz`);
+    await waitReady(gateway, `http://127.0.0.1:${internalPort}/readyz`);
     return { gatewayUrl, adminToken, publicUrl, smtp, stop };
   } catch (err) {
     await stop();

@@ -30,6 +30,7 @@ describeWithBrowser('IndieAuth in a real browser (single process)', () => {
     murmur = await startSingleProcess({
       PATH: process.env.PATH,
       PORT: String(port),
+      GATEWAY_INTERNAL_PORT: '0', // any free port: tests run side by side
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       BUS_URL: `memory:e2e-browser-${process.pid}`,
