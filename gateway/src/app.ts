@@ -13,6 +13,7 @@ import {
 } from 'fastify';
 import {
   badRequest,
+  isValidRequestId,
   MAX_HEADER_SIZE,
   notFound,
   toAppError,
@@ -64,13 +65,13 @@ export interface GatewayServers {
   internal: FastifyInstance;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // Longest route timeout (archive import) plus slack: the server must not cut a request the route allows.
 const SERVER_REQUEST_TIMEOUT_MS = 330_000;
 
 function requestId(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  // The same rule as every service's, so an id the gateway keeps is one the services keep too.
+  return isValidRequestId(given) ? given : randomUUID();
 }
 
 /** Why the path cannot be routed safely, or null. */
