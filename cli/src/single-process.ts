@@ -1,4 +1,4 @@
-// Single-process mode (DESIGN.md §2): the gateway and every service in one Node process, one shared bus,
+// Single-process mode (docs/architecture.md, run modes): the gateway and every service in one Node process, one shared bus,
 // each service with its own store under DATA_DIR. Services listen on loopback ports and the gateway
 // proxies to them over HTTP, so the request path is the same as in the distributed mode.
 import { createGatewayServers, gatewayConfigSchema } from '@murmur/gateway';

@@ -64,7 +64,7 @@ describe('the route table', () => {
     expect(resolveRoute('POST', '/webmention')?.errorStyle).toBe('text');
   });
 
-  it('allows cross-origin reads only where security.md §9 does', () => {
+  it('allows cross-origin reads only where docs/security.md allows them', () => {
     const publicPaths = routeTable.filter((e) => e.cors === 'public').map((e) => e.pattern);
     expect(new Set(publicPaths)).toEqual(
       new Set([
@@ -79,7 +79,7 @@ describe('the route table', () => {
         '/imported/archive/{site_id:int}/search.json',
         '/imported/archive/{site_id:int}/years.json',
         '/imported/archive/{site_id:int}/{year:int}/{month:int}.json',
-        // A site's own JSON Feed is a public JSON Feed too (security.md §9: public JSON Feeds).
+        // A site's own JSON Feed is a public JSON Feed too (docs/security.md: public JSON Feeds are readable cross-origin).
         '/sites/{username}/feed.json',
       ]),
     );

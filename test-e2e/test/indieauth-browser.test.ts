@@ -107,7 +107,7 @@ describeWithBrowser('IndieAuth in a real browser (single process)', () => {
       await page.click('button:has-text("Approve")');
       await page.waitForSelector('#me');
       expect(page.url().startsWith(client.redirectUri)).toBe(true);
-      // In the single process publishing made ada's default site, so `me` is its address (identity.md).
+      // In the single process publishing made ada's default site, so `me` is its address (docs/api/identity.md).
       await expect(page.locator('#me').textContent()).resolves.toBe(`${gatewayUrl}/sites/ada/`);
       await expect(page.locator('#scope').textContent()).resolves.toBe('create read');
       await expect(page.locator('#token').textContent()).resolves.toBe('yes');

@@ -1,4 +1,4 @@
-// One setting chooses the bus (DESIGN.md §2): `memory:` runs everything in this process, `nats://…` goes distributed.
+// One setting chooses the bus (docs/architecture.md, run modes): `memory:` runs everything in this process, `nats://…` goes distributed.
 import { memoryBroker } from './memory-broker.js';
 import { MemoryBus } from './memory.js';
 import type { Bus, BusClientOptions } from './port.js';

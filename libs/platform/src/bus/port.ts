@@ -1,4 +1,4 @@
-// The bus port (DESIGN.md §4), implemented in memory and over NATS (core request/reply + JetStream).
+// The bus port (docs/adr/0002-bus.md), implemented in memory and over NATS (core request/reply + JetStream).
 // The bus contract suite (libs/platform/test/bus/) runs against both and is the definition of this port.
 import type { Logger } from 'pino';
 import type { EventDef, EventEnvelope, RequestDef } from '@murmur/contracts';

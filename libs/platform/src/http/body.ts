@@ -27,7 +27,7 @@ function jsonDepthExceeds(text: string, limit: number): boolean {
 
 /**
  * JSON.parse that refuses nesting deeper than MAX_JSON_DEPTH and drops `__proto__`, `constructor` and
- * `prototype` keys at every level (security.md §6). Empty text is no body.
+ * `prototype` keys at every level (docs/security.md, request bodies). Empty text is no body.
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;

@@ -1,4 +1,4 @@
-// The one place errors become responses (DESIGN.md §8, formats.md §6). Each area has its own body
+// The one place errors become responses (docs/architecture.md, docs/api/conventions.md, Errors). Each area has its own body
 // shape; the status, headers and the rule "5xx says only `Internal error`" are the same everywhere.
 import { STATUS_CODES } from 'node:http';
 import {
@@ -47,7 +47,7 @@ export function busFailure(err: unknown): AppError | undefined {
   });
 }
 
-/** The CSP of our own HTML pages (security.md §8); no `form-action` so approval redirects work. */
+/** The CSP of our own HTML pages (docs/security.md, HTML); no `form-action` so approval redirects work. */
 export const HTML_PAGE_CSP =
   "default-src 'none'; style-src 'self'; img-src https: data:; frame-ancestors 'none'";
 
@@ -58,7 +58,7 @@ export const HTML_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': HTML_PAGE_CSP,
 };
 
-/** A 403 for a token without the needed scope. OAuth-style bodies name the scope (microsub.md). */
+/** A 403 for a token without the needed scope. OAuth-style bodies name the scope (Microsub clients read it). */
 export class InsufficientScopeError extends AppError {
   readonly scope: string;
   constructor(scope: string) {

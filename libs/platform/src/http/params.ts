@@ -1,4 +1,4 @@
-// Request parameters (formats.md §1): one merged record from query < form body < JSON body, and zod
+// Request parameters (docs/api/conventions.md, Parameters): one merged record from query < form body < JSON body, and zod
 // helpers that accept every spelling real clients send (strings from query/form, typed JSON values,
 // repeated keys, `name[]` and `name[0]` arrays).
 import { z } from 'zod';
@@ -106,7 +106,7 @@ function lowerFirst(s: string): string {
 
 // --- zParam -------------------------------------------------------------------------------------
 
-/** A repeated scalar parameter: the last value wins (formats.md §1). */
+/** A repeated scalar parameter: the last value wins (docs/api/conventions.md, Parameters). */
 function last(v: unknown): unknown {
   return Array.isArray(v) ? v[v.length - 1] : v;
 }
@@ -142,7 +142,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const zParam = {
   /**
    * Decimal digits with an optional `-` (or a JSON integer) within [min, max]. With `clamp`, values
-   * above `max` become `max` instead of failing (security.md §4: `per_page`, `count`, `limit`).
+   * above `max` become `max` instead of failing (docs/security.md, limits: `per_page`, `count`, `limit`).
    */
   int: (opts: { min?: number; max?: number; clamp?: boolean } = {}) =>
     z.unknown().transform((raw, ctx): number => {

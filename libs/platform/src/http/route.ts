@@ -74,7 +74,7 @@ export interface RouteSpec<
 > {
   method: HTTPMethods | HTTPMethods[];
   url: string;
-  /** Path parameters; a failure is 404 (bad path ids are not found, formats.md). */
+  /** Path parameters; a failure is 404 (bad path ids are not found, docs/api/conventions.md). */
   params?: PS;
   /** Merged parameters: query < form body < JSON body. A failure is 400 naming the parameter. */
   input?: IS;

@@ -1,4 +1,4 @@
-// A job queue in the service's own store (DESIGN.md §6). Any number of instances (replicas, or
+// A job queue in the service's own store (docs/adr/0003-jobs.md). Any number of instances (replicas, or
 // several in one process) share one `jobs` collection: a job is claimed with one atomic
 // findOneAndUpdate that sets a lease, the lease is renewed while the handler runs, and a job whose
 // lease ran out (its worker died) is claimed again by whoever looks next.

@@ -1,4 +1,4 @@
-// The shapes of the job queue (DESIGN.md §6). A job lives in the owning service's `jobs` collection.
+// The shapes of the job queue (docs/adr/0003-jobs.md). A job lives in the owning service's `jobs` collection.
 import type { Logger } from 'pino';
 import type { Clock } from '../time/clock.js';
 

@@ -1,4 +1,4 @@
-// Rate limits shared by every replica (security.md §5: counters protecting credentials and third
+// Rate limits shared by every replica (docs/security.md, rate limits: counters protecting credentials and third
 // parties). Counters live in the service's own store, one document per (limiter, key, window),
 // incremented atomically; a TTL index removes them once their window can no longer matter.
 import { tooManyRequests } from '../errors/index.js';

@@ -1,4 +1,4 @@
-// The embedded store (DESIGN.md §5): @seald-io/nedb, one data file per collection under
+// The embedded store (docs/adr/0001-store.md): @seald-io/nedb, one data file per collection under
 // `<dir>/<service>/<collection>.db`, or memory only. Same meaning as the MongoDB adapter for
 // everything in port.ts; see embedded-collection.ts for how.
 import { resolve, join } from 'node:path';

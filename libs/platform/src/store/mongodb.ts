@@ -1,4 +1,4 @@
-// The MongoDB store (DESIGN.md §5): the official driver, passed through. The few things done here
+// The MongoDB store (docs/adr/0001-store.md): the official driver, passed through. The few things done here
 // keep the two adapters interchangeable: string ids instead of ObjectIds, one DuplicateKeyError, the
 // same default index names, and no `undefined` in filters.
 import {

@@ -1,4 +1,4 @@
-// One setting chooses the adapter (DESIGN.md §2): `STORE_URL` is `memory:`, `file:<dir>` or a MongoDB URL.
+// One setting chooses the adapter (docs/architecture.md, run modes): `STORE_URL` is `memory:`, `file:<dir>` or a MongoDB URL.
 import { fileURLToPath } from 'node:url';
 import { EmbeddedStore, type EmbeddedStoreOptions } from './embedded.js';
 import type { Store } from './port.js';
