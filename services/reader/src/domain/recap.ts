@@ -113,3 +113,8 @@ export function recapText(groups: RecapGroup[], summaries?: ReadonlyMap<number, 
 }
 
 export const PREPARING_HTML = '<div class="reading-recap-preparing"><p>Preparing your recap…</p></div>';
+
+/** What identity shows as the account's `is_using_ai`: whether recaps use the configured summariser. */
+export function recapCapabilities(ctx: { summariser: unknown }): { usingAi: boolean } {
+  return { usingAi: ctx.summariser !== null };
+}

@@ -1,21 +1,15 @@
 // GET /feeds/v2/entries.json, /feeds/v2/entries/{id}.json, /feeds/v2/feeds/{id}/entries.json.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { formatReaderTime, linkHeader, notFound, parsePage, zParam } from '@murmur/platform';
+import { formatReaderTime, linkHeader, notFound, parsePage, zParam, defineRoute } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
-import {
-  entryJson,
-  loadEntries,
-  selectEntries,
-  visibleEntries,
-  type EntryFilter,
-  type EntryShape,
-} from '../domain/entries.js';
+import { loadEntries, selectEntries, visibleEntries, type EntryFilter } from '../domain/entries.js';
+import { entryJson, type EntryShape } from '../domain/entry-json.js';
 import type { UserView } from '../domain/views.js';
 import { setLastModified } from './http-cache.js';
 import { boolFilter, idList, lenientFlag, modeParam, pathId, rawParam, sinceParam } from './params.js';
-import { readerRoute, type RouteScopes } from './route.js';
 import { entriesSchema, entrySchema } from './schemas.js';
+import { readScope } from './access.js';
 
 const DEFAULT_PER_PAGE = 100;
 const MAX_PER_PAGE = 1000;
@@ -92,11 +86,11 @@ async function sendPage(
   return docs.map((d) => entryJson(d, shape));
 }
 
-export function registerEntryRoutes(scope: FastifyInstance, scopes: RouteScopes, ctx: ReaderContext): void {
-  readerRoute(scope, scopes, {
+export function registerEntryRoutes(scope: FastifyInstance, ctx: ReaderContext): void {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/entries.json',
-    scope: 'read',
+    ...readScope,
     input: z.object({
       ...listParams,
       ids: idList({
@@ -119,10 +113,10 @@ export function registerEntryRoutes(scope: FastifyInstance, scopes: RouteScopes,
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/entries/:id.json',
-    scope: 'read',
+    ...readScope,
     params: pathId,
     input: z.object(shapeParams),
     response: { 200: entrySchema },
@@ -135,10 +129,10 @@ export function registerEntryRoutes(scope: FastifyInstance, scopes: RouteScopes,
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/feeds/:id/entries.json',
-    scope: 'read',
+    ...readScope,
     params: z.object({ id: zParam.id() }),
     input: z.object(listParams),
     response: { 200: entriesSchema },
