@@ -1,6 +1,7 @@
 // Entry queries over a user's view (filters, counts, pages). The view holds only ids and times; the
 // page's documents are read by id. The response shape is domain/entry-json.ts.
 import type { EntryDoc, ReaderStore } from '../store.js';
+import type { ReaderContext } from './context.js';
 import type { UserView } from './views.js';
 
 export interface EntryFilter {
@@ -52,4 +53,21 @@ export async function loadEntries(store: ReaderStore, ids: number[]): Promise<En
 export async function visibleEntries(store: ReaderStore, view: UserView, ids: number[]): Promise<EntryDoc[]> {
   const docs = await loadEntries(store, [...new Set(ids)]);
   return docs.filter((d) => isVisible(view, d)).sort((a, b) => b.createdAt - a.createdAt || b._id - a._id);
+}
+
+/** The visible ones among `ids` for the user of `view`, newest first, de-duplicated. */
+export function userEntries(ctx: ReaderContext, view: UserView, ids: number[]): Promise<EntryDoc[]> {
+  return visibleEntries(ctx.store, view, ids);
+}
+
+/** One page of the view's entries matching `filter` (newest first), and how many match in all. */
+export async function entryPage(
+  ctx: ReaderContext,
+  view: UserView,
+  filter: EntryFilter,
+  offset: number,
+  limit: number,
+): Promise<{ docs: EntryDoc[]; total: number }> {
+  const selected = selectEntries(view, filter, offset, limit);
+  return { docs: await loadEntries(ctx.store, selected.ids), total: selected.total };
 }

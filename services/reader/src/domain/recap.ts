@@ -1,4 +1,4 @@
-// The recap of chosen entries (reader.md "Recap"): grouped by feed, each entry's title linked to its
+// The recap of chosen entries (docs/api/reader.md "Recap"): grouped by feed, each entry's title linked to its
 // URL, its first sentences and reading time. Deterministic and extractive; an optional summariser
 // may replace the lead sentences. Built from sanitised text only, every value HTML-escaped.
 import { escapeHtml } from '@murmur/platform';

@@ -1,5 +1,5 @@
-// Subscriptions (reader.md "Subscriptions"): create from a feed or site URL, rename, delete. A new
-// subscription makes the feed's newest 100 entries unread for that user.
+// Subscriptions (docs/api/reader.md "Subscriptions"): create from a feed or site URL, rename,
+// delete. A new subscription makes the feed's newest 100 entries unread for that user.
 import { badRequest, DuplicateKeyError, nextId } from '@murmur/platform';
 import { discoverFeeds } from '../feeds/discover.js';
 import { queueFeedRefresh } from '../jobs/refresh.js';

@@ -1,4 +1,4 @@
-// Feed discovery for a subscription request (reader.md "Create"): the URL itself when it is a feed;
+// Feed discovery for a subscription request (docs/api/reader.md "Subscriptions"): the URL itself when it is a feed;
 // otherwise the page's <link rel="alternate"> feeds, then <a> links that look like feeds, then the
 // usual paths on the same origin. Every candidate is verified by fetching and parsing it.
 import { FETCH_LIMITS, FetchError, type FetchResponse } from '@murmur/platform';

@@ -1,4 +1,4 @@
-// Site icons (reader.md "Icons"): `<link rel="icon">`, then `apple-touch-icon`, from the site's page;
+// Site icons (docs/api/reader.md "Icons"): `<link rel="icon">`, then `apple-touch-icon`, from the site's page;
 // else `/favicon.ico` when the site serves one. Only the URL is stored, refreshed daily.
 import { Parser } from 'htmlparser2';
 import { z } from 'zod';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { formatReaderTime, linkHeader, notFound, parsePage, zParam, defineRoute } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
-import { loadEntries, selectEntries, visibleEntries, type EntryFilter } from '../domain/entries.js';
+import { entryPage, userEntries, type EntryFilter } from '../domain/entries.js';
 import { entryJson, type EntryShape } from '../domain/entry-json.js';
 import type { UserView } from '../domain/views.js';
 import { setLastModified } from './http-cache.js';
@@ -65,14 +65,15 @@ async function sendPage(
     defaultPerPage: DEFAULT_PER_PAGE,
     maxPerPage: MAX_PER_PAGE,
   });
-  const selected = selectEntries(
+  const selected = await entryPage(
+    ctx,
     view,
     { ...filter, read: input.read, starred: input.starred, sinceMicros: input.since },
     offset,
     perPage,
   );
-  if (page > 1 && selected.ids.length === 0) throw notFound();
-  const docs = await loadEntries(ctx.store, selected.ids);
+  if (page > 1 && selected.docs.length === 0) throw notFound();
+  const docs = selected.docs;
   const path = request.url.split('?')[0]!;
   const links = linkHeader(ctx.config.PUBLIC_URL, path, linkQuery(request, input.since), {
     page,
@@ -105,7 +106,7 @@ export function registerEntryRoutes(scope: FastifyInstance, ctx: ReaderContext):
       const view = await ctx.views.get(auth.userId);
       if (input.ids === undefined) return sendPage(ctx, request, reply, view, input, {});
       // With ids: the visible ones, newest first, in one page; the filters do not apply.
-      const docs = await visibleEntries(ctx.store, view, input.ids);
+      const docs = await userEntries(ctx, view, input.ids);
       reply.header('x-feedbin-record-count', String(docs.length));
       setLastModified(reply, view.updatedAt, ctx.clock);
       const shape = shapeOf(input);
@@ -122,7 +123,7 @@ export function registerEntryRoutes(scope: FastifyInstance, ctx: ReaderContext):
     response: { 200: entrySchema },
     handler: async ({ params, input, auth, reply }) => {
       const view = await ctx.views.get(auth.userId);
-      const [doc] = await visibleEntries(ctx.store, view, [params.id]);
+      const [doc] = await userEntries(ctx, view, [params.id]);
       if (!doc) throw notFound();
       setLastModified(reply, doc.updatedAt, ctx.clock);
       return entryJson(doc, shapeOf(input));
