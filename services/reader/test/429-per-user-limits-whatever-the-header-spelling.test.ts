@@ -89,6 +89,6 @@ describe('OPML imports and recaps', () => {
     expect([200, 202]).toContain((await send(fourth!)).statusCode);
     const over = await send(fifth!);
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toEqual({ error: 'Too many recap requests. Try again later.' });
+    expect(over.json()).toEqual({ error: 'Too many requests. Try again later.' });
   });
 });

@@ -122,6 +122,7 @@ export async function discoverFeeds(
   url: string,
   budgetMs = DISCOVERY_BUDGET_MS,
 ): Promise<VerifiedFeed[]> {
+  // Wall time on purpose: the budget bounds real network waiting, which a test clock does not move.
   const deadline = Date.now() + budgetMs;
   const first = await fetchAndParse(fetcher, url, deadline);
   if (!first) return [];

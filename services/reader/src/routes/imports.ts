@@ -25,7 +25,6 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ReaderContext)
       name: 'reader-import',
       max: ctx.config.READER_IMPORT_LIMIT_PER_HOUR,
       windowMs: 3_600_000,
-      message: 'Too many imports. Try again later.',
     },
     response: { 200: importSchema },
     handler: async ({ auth, request }) => {

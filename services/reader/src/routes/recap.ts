@@ -45,7 +45,6 @@ export function registerRecapRoutes(scope: FastifyInstance, ctx: ReaderContext):
       name: 'reader-recap',
       max: ctx.config.READER_RECAP_LIMIT_PER_MINUTE,
       windowMs: 60_000,
-      message: 'Too many recap requests. Try again later.',
     },
     handler: async ({ input, auth, reply }) => {
       const reset =

@@ -67,7 +67,6 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, ctx: ReaderCo
       name: 'reader-subscribe',
       max: ctx.config.READER_SUBSCRIBE_LIMIT_PER_MINUTE,
       windowMs: 60_000,
-      message: 'Too many subscription requests. Try again later.',
     },
     handler: async ({ input, auth, reply }) => {
       // Some clients send `url`; `feed_url` is the documented name.
