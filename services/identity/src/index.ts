@@ -10,18 +10,16 @@ import {
   type Subscription,
 } from '@murmur/platform';
 import { buildIdentityApp } from './app.js';
+import { wireBus } from './bus.js';
 import { identityConfigSchema, type IdentityConfig } from './config.js';
 import { appleJwksLoader } from './domain/apple.js';
 import { AppleKeys } from './domain/apple-keys.js';
-import { answerBusRequests } from './domain/bus-handlers.js';
-import { followDefaultSites } from './domain/sites.js';
 import { createAiRecapProbe } from './domain/ai-recap.js';
-import { answerMailRequests, RELAYED_MAIL_JOB, sendRelayedMail } from './domain/relayed-mail.js';
 import { ClientInfoLoader } from './domain/client-info.js';
 import type { IdentityContext } from './domain/context.js';
 import { loadCsrfSecret } from './domain/csrf.js';
 import { createAccountLimits } from './domain/limits.js';
-import { sendSigninEmail, SIGNIN_MAIL_JOB } from './domain/signin.js';
+import { registerIdentityJobs } from './jobs/index.js';
 import { createMailer } from './mail/mailer.js';
 import { IdentityStore } from './store.js';
 
@@ -50,38 +48,35 @@ export function createIdentityService(
         baseUrl: config.PUBLIC_URL,
         ...(options.resolve ? { lookup: options.resolve } : {}),
       });
+      const mailer = createMailer({
+        mailUrl: config.MAIL_URL,
+        from: config.MAIL_FROM,
+        outboxDir: join(config.DATA_DIR, 'outbox'),
+        logger,
+        now,
+      });
       const ctx: IdentityContext = {
         config,
         store: identityStore,
         bus,
         jobs,
         logger,
+        mailer,
         limits: createAccountLimits(store, config, now),
         appleKeys: new AppleKeys(appleJwksLoader(config), () => now().getTime()),
         clientInfo: new ClientInfoLoader({ fetcher, logger, now }),
         csrfSecret: await loadCsrfSecret(identityStore, now()),
-        usingAi: createAiRecapProbe({ bus, logger }),
+        usingAi: createAiRecapProbe({ bus, logger }, () => now().getTime()),
         now,
       };
-      const mailer = createMailer({
-        mailUrl: config.MAIL_URL,
-        from: config.MAIL_FROM,
-        outboxDir: join(config.DATA_DIR, 'outbox'),
-        logger,
-      });
-      jobs.register(SIGNIN_MAIL_JOB, (payload) => sendSigninEmail(ctx, mailer, payload), { concurrency: 4 });
-      jobs.register(RELAYED_MAIL_JOB, (payload) => sendRelayedMail(ctx, mailer, payload), { concurrency: 2 });
+      registerIdentityJobs(jobs, ctx);
       const app = await buildIdentityApp(ctx, store);
 
       let subscriptions: Subscription[] = [];
       return {
         app,
         async start() {
-          subscriptions = [
-            ...(await answerBusRequests(ctx)),
-            ...(await followDefaultSites(ctx)),
-            await answerMailRequests(ctx),
-          ];
+          subscriptions = await wireBus(ctx);
           await jobs.start();
         },
         async stop() {

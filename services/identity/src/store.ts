@@ -242,6 +242,10 @@ export class IdentityStore {
     return this.appTokens.findOne({ _id: id });
   }
 
+  async appTokenExists(filter: { _id: number } | { hash: string }): Promise<boolean> {
+    return (await this.appTokens.findOne(filter)) !== null;
+  }
+
   appTokensOfUser(userId: number): Promise<AppTokenDoc[]> {
     return this.appTokens.find({ userId }, { sort: { _id: 1 } });
   }

@@ -1,4 +1,4 @@
-// The IndieAuth authorization flow (identity.md "IndieAuth"): validate a request and keep it
+// The IndieAuth authorization flow (docs/indieauth.md, docs/api/identity.md): validate a request and keep it
 // server-side, turn the person's decision into a code, and redeem that code exactly once. Nothing
 // here trusts the browser after validation: approval reads client_id, redirect_uri, state, scope and
 // the PKCE challenge from the stored request, never from the form.
@@ -8,7 +8,15 @@ import { badRequest, randomToken, sha256Hex, timingSafeEqualHex } from '@murmur/
 import type { AuthCodeDoc, AuthRequestDoc, UserDoc } from '../store.js';
 import type { ClientInfo } from './client-info.js';
 import type { BusHeaders, IdentityContext } from './context.js';
-import { revokeTokensOfCode } from './indieauth-tokens.js';
+import {
+  identityJson,
+  serverMetadataJson,
+  tokenResponseJson,
+  type IdentityJson,
+  type ServerMetadataJson,
+  type TokenResponseJson,
+} from './indieauth-json.js';
+import { issueIndieAuthToken, revokeTokensOfCode } from './indieauth-tokens.js';
 import {
   isPublished,
   parseClientId,
@@ -240,4 +248,31 @@ function checkVerifier(challenge: string | null, verifier: string | undefined): 
   if (!timingSafeEqualHex(sha256Hex(computed), sha256Hex(challenge))) {
     throw invalidGrant('code_verifier does not match the code_challenge.');
   }
+}
+
+/** `POST /indieauth/token`: a code with scopes becomes an access token; one without proves identity only. */
+export async function redeemForToken(
+  ctx: IdentityContext,
+  input: Redemption,
+  headers: BusHeaders,
+): Promise<TokenResponseJson> {
+  const { code, user } = await redeemCode(ctx, input, headers);
+  // A code approved without any scope proves who the person is and grants nothing else.
+  if (code.scopes.length === 0) return tokenResponseJson(user, ctx.config.PUBLIC_URL, null);
+  const accessToken = await issueIndieAuthToken(ctx, code);
+  return tokenResponseJson(user, ctx.config.PUBLIC_URL, { accessToken, scopes: code.scopes });
+}
+
+/** `POST /indieauth/auth`: the code proves who the person is; never an access token. */
+export async function redeemForIdentity(
+  ctx: IdentityContext,
+  input: Redemption,
+  headers: BusHeaders,
+): Promise<IdentityJson> {
+  const { user } = await redeemCode(ctx, input, headers);
+  return identityJson(user, ctx.config.PUBLIC_URL);
+}
+
+export function serverMetadata(ctx: IdentityContext): ServerMetadataJson {
+  return serverMetadataJson(ctx.config.PUBLIC_URL, issuer(ctx.config.PUBLIC_URL), SCREEN_PATH);
 }

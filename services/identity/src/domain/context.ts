@@ -1,6 +1,7 @@
 // What the domain functions work with. Built once per service instance (index.ts).
 import type { Bus, JobQueue, Logger } from '@murmur/platform';
 import type { IdentityConfig } from '../config.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { IdentityStore } from '../store.js';
 import type { AppleKeys } from './apple-keys.js';
 import type { ClientInfoLoader } from './client-info.js';
@@ -12,6 +13,8 @@ export interface IdentityContext {
   bus: Bus;
   jobs: JobQueue;
   logger: Logger;
+  /** Sign-in mail and the mail other services relay through identity. */
+  mailer: Mailer;
   limits: AccountLimits;
   appleKeys: AppleKeys;
   /** What IndieAuth clients publish at their client_id (cached). */
@@ -24,5 +27,5 @@ export interface IdentityContext {
   now: () => Date;
 }
 
-/** Headers to carry on bus messages, so the request id travels with them. */
+/** Headers to carry on bus messages, so the request id travels with them (the platform has no such type yet). */
 export type BusHeaders = Record<string, string>;

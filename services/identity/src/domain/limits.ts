@@ -1,5 +1,5 @@
-// Rate limits of security.md §5 for the account and IndieAuth endpoints. Store-backed, so every replica counts
-// against the same allowance. Sliding windows, so a burst across a window boundary still counts as
+// Rate limits of the account and IndieAuth endpoints (docs/security.md). Store-backed, so every
+// replica counts against the same allowance. Sliding windows, so a burst across a window boundary still counts as
 // one burst. Emails are counted under their hash: the counters need no addresses.
 import {
   createStoreRateLimiter,
@@ -66,4 +66,17 @@ export async function enforceLimit(limiter: StoreRateLimiter, key: string, messa
 
 export function emailLimitKey(email: string): string {
   return sha256Hex(email.toLowerCase());
+}
+
+/**
+ * One request for a sign-in email: counted per client address and per address asked for, whichever
+ * form it came from (/account/signin or the IndieAuth screen), since both protect the same mailboxes.
+ */
+export async function enforceSigninLimits(limits: AccountLimits, ip: string, email: string): Promise<void> {
+  await enforceLimit(limits.signinPerIp, ip, 'Too many sign-in requests from this address. Try again later.');
+  await enforceLimit(
+    limits.signinPerEmail,
+    emailLimitKey(email),
+    'Too many sign-in requests for this email address. Try again later.',
+  );
 }

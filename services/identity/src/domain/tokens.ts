@@ -1,7 +1,7 @@
 // App tokens: long-lived, full user rights, shown once, stored as SHA-256 only. Revocation is
 // announced so every service's verification cache drops the token at once.
 import { identity } from '@murmur/contracts';
-import { formatOffsetTime, randomToken, sha256Hex } from '@murmur/platform';
+import { randomToken, sha256Hex } from '@murmur/platform';
 import type { AppTokenDoc, UserDoc } from '../store.js';
 import type { BusHeaders, IdentityContext } from './context.js';
 
@@ -57,7 +57,7 @@ export async function revokeAppToken(
 ): Promise<'revoked' | 'already-revoked' | 'unknown'> {
   const filter = 'id' in which ? { _id: which.id } : { hash: sha256Hex(which.token) };
   const revoked = await ctx.store.revokeAppToken(filter, ctx.now());
-  if (!revoked) return (await ctx.store.appTokens.findOne(filter)) ? 'already-revoked' : 'unknown';
+  if (!revoked) return (await ctx.store.appTokenExists(filter)) ? 'already-revoked' : 'unknown';
   await ctx.bus.publish(
     identity.tokenRevoked,
     { tokenHash: revoked.hash, userId: revoked.userId },
@@ -65,16 +65,4 @@ export async function revokeAppToken(
   );
   ctx.logger.info({ tokenId: revoked._id, userId: revoked.userId }, 'app token revoked');
   return 'revoked';
-}
-
-/** What the operator sees of a token: never the token, nor its hash. */
-export function tokenView(doc: AppTokenDoc) {
-  return {
-    id: doc._id,
-    label: doc.label,
-    kind: doc.kind,
-    created_at: formatOffsetTime(doc.createdAt),
-    last_used_at: doc.lastUsedAt ? formatOffsetTime(doc.lastUsedAt) : null,
-    revoked_at: doc.revokedAt ? formatOffsetTime(doc.revokedAt) : null,
-  };
 }

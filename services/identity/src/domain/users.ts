@@ -1,9 +1,9 @@
 // Creating accounts and changing profiles. Every creation, whatever the path (operator, Apple),
 // announces itself with `evt.identity.user.created` so other services can set up their side.
 import { identity } from '@murmur/contracts';
-import { DuplicateKeyError } from '@murmur/platform';
+import { DuplicateKeyError, unauthorized } from '@murmur/platform';
 import type { ProfileFields, UserDoc } from '../store.js';
-import { publicUser } from './account.js';
+import { accountObject, publicUser, type AccountJson } from './account-json.js';
 import type { BusHeaders, IdentityContext } from './context.js';
 import { emailKey } from './emails.js';
 
@@ -95,4 +95,11 @@ export async function updateProfile(
     );
   }
   return user;
+}
+
+/** The account object of a signed-in user (the token's owner is gone → 401, as for a bad token). */
+export async function currentAccount(ctx: IdentityContext, userId: number): Promise<AccountJson> {
+  const user = await ctx.store.userById(userId);
+  if (!user) throw unauthorized();
+  return accountObject(user, ctx.config.PUBLIC_URL, await ctx.usingAi());
 }

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, bearerToken, defineRoute } from '@murmur/platform';
-import { accountObject } from '../domain/account.js';
 import type { IdentityContext } from '../domain/context.js';
 import { enforceLimit } from '../domain/limits.js';
 import { exchangeToken } from '../domain/signin.js';
@@ -16,7 +15,7 @@ export function registerVerifyRoute(scope: FastifyInstance, ctx: IdentityContext
     input: z.object({ token: optionalText(512) }),
     response: { 200: accountSchema },
     handler: async ({ input, request }) => {
-      // Some clients send the token only as a Bearer header (identity.md, "What real clients do").
+      // Some clients send the token only as a Bearer header (docs/api/identity.md, "What real clients send").
       const token = input.token ?? bearerToken(request.headers.authorization);
       if (token === undefined) throw badRequest('token is required', 'token');
       await enforceLimit(
@@ -24,11 +23,7 @@ export function registerVerifyRoute(scope: FastifyInstance, ctx: IdentityContext
         request.ip,
         'Too many verification attempts. Try again later.',
       );
-      const verified = await exchangeToken(ctx, token);
-      return {
-        token: verified.token,
-        ...accountObject(verified.user, ctx.config.PUBLIC_URL, await ctx.usingAi()),
-      };
+      return exchangeToken(ctx, token);
     },
   });
 }

@@ -13,7 +13,7 @@ import {
 import type { IdentityContext } from '../domain/context.js';
 import { csrfToken, csrfTokenValid } from '../domain/csrf.js';
 import { parseEmail } from '../domain/emails.js';
-import { emailLimitKey, enforceLimit } from '../domain/limits.js';
+import { enforceLimit } from '../domain/limits.js';
 import { meUrl } from '../domain/profile.js';
 import {
   clearedSessionCookie,
@@ -162,20 +162,15 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
           signinScreen(screen, { email: typed, error: 'Enter a valid email address.' }),
         );
       }
-      // The same allowances as /account/signin: they protect the same mailboxes.
-      await enforceLimit(
-        ctx.limits.signinPerIp,
-        request.ip,
-        'Too many sign-in requests from this address. Try again later.',
-      );
-      await enforceLimit(
-        ctx.limits.signinPerEmail,
-        emailLimitKey(email),
-        'Too many sign-in requests for this email address. Try again later.',
-      );
       // The link returns to the screen's own URL, so it works even after this request has expired.
       const returnTo = safeReturnTo(pending.screenPath) === pending.screenPath ? pending.screenPath : null;
-      await requestSigninEmail(ctx, email, { appName: null, redirectUrl: null }, false, returnTo);
+      await requestSigninEmail(ctx, {
+        email,
+        ip: request.ip,
+        target: { appName: null, redirectUrl: null },
+        isMobile: false,
+        returnTo,
+      });
       return sendHtml(reply, 200, checkEmailScreen(screen, email, ctx.config.SIGNIN_TOKEN_TTL_MINUTES));
     },
   });

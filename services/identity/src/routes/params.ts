@@ -54,10 +54,25 @@ export const patchText = (max: number) =>
  * absent or empty → undefined.
  */
 export function rawParam(params: Record<string, unknown>, name: string): string | undefined {
-  const v = last(params[name]);
+  return rawValue(params[name]);
+}
+
+function rawValue(raw: unknown): string | undefined {
+  const v = last(raw);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
+
+/** An OAuth parameter exactly as sent (see rawParam); absent or empty → undefined. */
+export const oauthParam = () =>
+  z
+    .unknown()
+    .transform((raw) => rawValue(raw))
+    .optional();
+
+/** An OAuth parameter that must be present (400 `invalid_request` naming it otherwise). */
+export const requiredOauthParam = () =>
+  z.unknown().transform((raw, ctx): string => rawValue(raw) ?? fail(ctx, 'is required'));
 
 /** Every value of a parameter that may repeat (checkboxes): undefined when the name is absent. */
 export function allParams(params: Record<string, unknown>, name: string): string[] | undefined {
