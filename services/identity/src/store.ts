@@ -1,6 +1,6 @@
-// Identity's own collections, their indexes and the queries the domain needs. Secrets (app tokens,
-// sign-in tokens, session ids, IndieAuth requests, codes and access tokens) are only ever stored as
-// SHA-256 hex, and looked up by that hash.
+// Identity's own collections, their indexes and the named queries the domain needs (nothing else
+// touches the collections). Secrets (app tokens, sign-in tokens, session ids, IndieAuth requests,
+// codes and access tokens) are only ever stored as SHA-256 hex, and looked up by that hash.
 import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/platform';
 
 export interface DefaultSiteCopy {
@@ -146,15 +146,15 @@ export interface SecretDoc {
 export type ProfileFields = Partial<Pick<UserDoc, 'name' | 'fullName' | 'bio' | 'avatar' | 'plan' | 'plans'>>;
 
 export class IdentityStore {
-  readonly users: Collection<UserDoc>;
-  readonly appTokens: Collection<AppTokenDoc>;
-  readonly signinTokens: Collection<SigninTokenDoc>;
-  readonly apps: Collection<AppDoc>;
-  readonly webSessions: Collection<WebSessionDoc>;
-  readonly authRequests: Collection<AuthRequestDoc>;
-  readonly authCodes: Collection<AuthCodeDoc>;
-  readonly indieAuthTokens: Collection<IndieAuthTokenDoc>;
-  readonly secrets: Collection<SecretDoc>;
+  private readonly users: Collection<UserDoc>;
+  private readonly appTokens: Collection<AppTokenDoc>;
+  private readonly signinTokens: Collection<SigninTokenDoc>;
+  private readonly apps: Collection<AppDoc>;
+  private readonly webSessions: Collection<WebSessionDoc>;
+  private readonly authRequests: Collection<AuthRequestDoc>;
+  private readonly authCodes: Collection<AuthCodeDoc>;
+  private readonly indieAuthTokens: Collection<IndieAuthTokenDoc>;
+  private readonly secrets: Collection<SecretDoc>;
 
   constructor(private readonly store: Store) {
     this.users = store.collection<UserDoc>('users');

@@ -1,7 +1,7 @@
 // What a client says about itself at its client_id URL (IndieAuth "Client Information Discovery"):
 // a JSON client metadata document, or an HTML page with an h-app and rel=redirect_uri links, plus
 // `Link: <…>; rel="redirect_uri"` headers. Fetched through the safe fetcher with the client_id
-// budget (security.md §1) and remembered for a day, so a busy screen does not hammer the client.
+// budget (docs/security.md) and remembered for a day, so a busy screen does not hammer the client.
 import { mf2 } from 'microformats-parser';
 import { FETCH_LIMITS, FetchError, type Logger, type SafeFetcher } from '@murmur/platform';
 import { isLoopbackHost, sameUrl } from './indieauth-urls.js';

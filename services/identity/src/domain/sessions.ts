@@ -6,7 +6,7 @@ import type { IdentityContext } from './context.js';
 
 export const SESSION_COOKIE = 'murmur_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-/** The service's home page: where a web sign-in lands when `return_to` is absent or not same-origin (identity.md). */
+/** The service's home page: where a web sign-in lands when `return_to` is absent or not same-origin. */
 export const SIGNED_IN_PATH = '/';
 
 export async function startWebSession(

@@ -1,4 +1,4 @@
-// POST /account/apple — Sign in with Apple (identity.md).
+// POST /account/apple — Sign in with Apple (docs/api/identity.md).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { busHeaders, defineRoute } from '@murmur/platform';
@@ -14,6 +14,7 @@ export function registerAppleRoute(scope: FastifyInstance, ctx: IdentityContext)
     input: z.object({
       identity_token: requiredText(8192),
       user_id: requiredText(255),
+      // Tolerated and ignored: only the address inside the signed identity token is trusted.
       email: optionalText(1024),
       full_name: optionalText(200),
       username: optionalText(64),
@@ -27,7 +28,6 @@ export function registerAppleRoute(scope: FastifyInstance, ctx: IdentityContext)
         {
           identityToken: input.identity_token,
           userId: input.user_id,
-          email: input.email,
           fullName: input.full_name,
           username: input.username,
           appName: input.app_name,
