@@ -56,9 +56,17 @@ export async function resolveTestHosts(hostname: string): Promise<LookupAddress[
   throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
 }
 
-/** Identity whose outbound fetches may reach the client sites on 127.0.0.1 (the operator allow-list). */
+/**
+ * Identity whose outbound fetches may reach the client sites on 127.0.0.1 (the operator allow-list).
+ * PKCE is optional here, as for an operator who opted out: most files test other rules and also send
+ * the PKCE-less requests older clients send. 400-auth-screen-pkce-required-by-default.test.ts tests
+ * the default (required); pass `INDIEAUTH_REQUIRE_PKCE: 'true'` to get it.
+ */
 export function startIndieAuthIdentity(env: Record<string, string> = {}): Promise<Harness> {
-  return startIdentity({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', ...env }, { resolve: resolveTestHosts });
+  return startIdentity(
+    { OUTBOUND_ALLOW_HOSTS: '127.0.0.1', INDIEAUTH_REQUIRE_PKCE: 'false', ...env },
+    { resolve: resolveTestHosts },
+  );
 }
 
 /** Follows an emailed web sign-in link and returns the `murmur_session=…` cookie pair. */

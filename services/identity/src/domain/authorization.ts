@@ -87,7 +87,8 @@ export async function openAuthorizationRequest(
   if (!redirect.ok) return { kind: 'invalid', message: redirect.reason };
 
   const client = await ctx.clientInfo.load(clientId.url);
-  if (!sameOrigin(redirect.url, clientId.url) && !isPublished(params.redirect_uri!, client.redirectUris)) {
+  const published = isPublished(params.redirect_uri!, client.redirectUris);
+  if (!sameOrigin(redirect.url, clientId.url) && !published) {
     return {
       kind: 'invalid',
       message:
@@ -97,11 +98,23 @@ export async function openAuthorizationRequest(
   }
 
   const redirectUri = redirect.url.href;
+  // Errors go back to the client only when it is known to own the redirect_uri (it publishes it, or
+  // the operator registered it). Otherwise a crafted link would turn this server into an open
+  // redirector: the person sees the error page instead.
+  const verified = published || (await ctx.store.isRegisteredRedirect(params.redirect_uri!, redirectUri));
   const iss = issuer(ctx.config.PUBLIC_URL);
-  const refuse = (error: string, description: string): ScreenOutcome => ({
-    kind: 'redirect',
-    location: withParams(redirectUri, { error, error_description: description, state: params.state, iss }),
-  });
+  const refuse = (error: string, description: string): ScreenOutcome =>
+    verified
+      ? {
+          kind: 'redirect',
+          location: withParams(redirectUri, {
+            error,
+            error_description: description,
+            state: params.state,
+            iss,
+          }),
+        }
+      : { kind: 'invalid', message: description };
   const responseType = params.response_type ?? 'code';
   if (responseType !== 'code' && responseType !== 'id') {
     return refuse('unsupported_response_type', 'response_type must be code (or id).');
@@ -113,6 +126,11 @@ export async function openAuthorizationRequest(
     if (challenge === undefined || !PKCE_CHALLENGE.test(challenge)) {
       return refuse('invalid_request', 'code_challenge must be 43 base64url characters.');
     }
+  } else if (ctx.config.INDIEAUTH_REQUIRE_PKCE) {
+    return refuse(
+      'invalid_request',
+      'This server requires PKCE: send code_challenge and code_challenge_method=S256.',
+    );
   }
 
   const requestId = randomToken();
@@ -274,5 +292,7 @@ export async function redeemForIdentity(
 }
 
 export function serverMetadata(ctx: IdentityContext): ServerMetadataJson {
-  return serverMetadataJson(ctx.config.PUBLIC_URL, issuer(ctx.config.PUBLIC_URL), SCREEN_PATH);
+  return serverMetadataJson(ctx.config.PUBLIC_URL, issuer(ctx.config.PUBLIC_URL), SCREEN_PATH, {
+    requirePkce: ctx.config.INDIEAUTH_REQUIRE_PKCE,
+  });
 }

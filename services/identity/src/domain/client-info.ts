@@ -52,6 +52,12 @@ export class ClientInfoLoader {
         accept: 'application/json, text/html;q=0.9, */*;q=0.1',
       });
       if (res.status < 200 || res.status > 299) return { info: NOTHING, ok: false };
+      // What another origin says cannot speak for this client_id: whoever controls a redirect there
+      // (an open redirect on the client's site, say) would otherwise publish redirect URLs for it.
+      if (new URL(res.url).origin !== clientId.origin) {
+        this.options.logger.info({ clientId: clientId.href }, 'client_id page redirected to another origin');
+        return { info: NOTHING, ok: true };
+      }
       return {
         info: parseClientPage(clientId.href, res.url, res.headers, res.body.toString('utf8')),
         ok: true,

@@ -68,6 +68,7 @@ export function serverMetadataJson(
   publicUrl: string,
   issuer: string,
   screenPath: string,
+  options: { requirePkce: boolean },
 ): ServerMetadataJson {
   return {
     issuer,
@@ -81,6 +82,9 @@ export function serverMetadataJson(
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code'],
     code_challenge_methods_supported: ['S256'],
+    // No registered metadata field says "PKCE is required"; this one (named like RFC 8414's
+    // require_* fields) does, for clients that look (docs/indieauth.md).
+    require_pkce: options.requirePkce,
     authorization_response_iss_parameter_supported: true,
   };
 }

@@ -113,5 +113,6 @@ export const serverMetadataSchema = z.object({
   response_types_supported: z.array(z.string()),
   grant_types_supported: z.array(z.string()),
   code_challenge_methods_supported: z.array(z.string()),
+  require_pkce: z.boolean(),
   authorization_response_iss_parameter_supported: z.boolean(),
 });
