@@ -270,6 +270,11 @@ export class IdentityStore {
     return this.signinTokens.insertOne(token);
   }
 
+  /** The unused, unexpired sign-in token, left as it is. */
+  liveSigninToken(hash: string, purpose: SigninPurpose, now: Date): Promise<SigninTokenDoc | null> {
+    return this.signinTokens.findOne({ _id: hash, purpose, usedAt: null, expiresAt: { $gt: now } });
+  }
+
   /**
    * Marks an unused, unexpired sign-in token as used and returns it; null when there is no such token.
    * Atomic, so two simultaneous exchanges of one token cannot both succeed.

@@ -168,6 +168,42 @@ export async function startIdentity(
   return harness;
 }
 
+/** A hidden field of one of identity's forms (the first with that name), unescaped. */
+export function hiddenField(html: string, name: string): string {
+  const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"\\s*/?>`).exec(html);
+  if (!match) throw new Error(`no hidden ${name} field in:\n${html}`);
+  return match[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+}
+
+/**
+ * What a browser does with an emailed web sign-in link: open it (a confirmation page), then press
+ * its button (a POST carrying the page's cookie and form fields). Returns the POST's answer, or the
+ * GET's when the link did not lead to a confirmation page.
+ */
+export async function followSigninLink(
+  h: Pick<Harness, 'inject'>,
+  pathAndQuery: string,
+): Promise<TestResponse> {
+  const opened = await h.inject({ method: 'GET', url: pathAndQuery });
+  if (opened.statusCode !== 200) return opened;
+  const setCookie = opened.headers['set-cookie'];
+  const confirm = (Array.isArray(setCookie) ? setCookie : [String(setCookie ?? '')])
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('murmur_signin='));
+  const fields = new URLSearchParams({
+    token: hiddenField(opened.body, 'token'),
+    csrf: hiddenField(opened.body, 'csrf'),
+  });
+  if (opened.body.includes('name="return_to"'))
+    fields.set('return_to', hiddenField(opened.body, 'return_to'));
+  return h.inject({
+    method: 'POST',
+    url: '/account/signin/web',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(confirm ? { cookie: confirm } : {}) },
+    payload: fields.toString(),
+  });
+}
+
 /** The `token` parameter of the link in a sign-in email (works for custom-scheme app links too). */
 export function tokenFromMail(mail: CapturedMail): string {
   const match = /[?&]token=([A-Za-z0-9_-]+)/.exec(mail.text);

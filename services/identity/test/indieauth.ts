@@ -5,7 +5,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { TestResponse } from './http.js';
-import { startIdentity, tokenFromMail, type Harness } from './harness.js';
+import { followSigninLink, hiddenField, startIdentity, tokenFromMail, type Harness } from './harness.js';
+
+export { hiddenField };
 
 export interface ClientPage {
   status?: number;
@@ -69,10 +71,10 @@ export function startIndieAuthIdentity(env: Record<string, string> = {}): Promis
   );
 }
 
-/** Follows an emailed web sign-in link and returns the `murmur_session=…` cookie pair. */
+/** Follows an emailed web sign-in link (and confirms it) and returns the `murmur_session=…` cookie pair. */
 export async function signInBrowser(h: Harness, email: string): Promise<string> {
   const token = tokenFromMail(await h.signinMail(email));
-  const res = await h.inject({ method: 'GET', url: `/account/signin/web?token=${token}` });
+  const res = await followSigninLink(h, `/account/signin/web?token=${token}`);
   const cookie = /murmur_session=[^;]+/.exec(String(res.headers['set-cookie']))?.[0];
   if (!cookie) throw new Error(`no session cookie: ${res.statusCode}`);
   return cookie;
@@ -84,13 +86,6 @@ export function screen(h: Harness, params: Record<string, string>, cookie?: stri
     url: `/indieauth/auth?${new URLSearchParams(params)}`,
     ...(cookie ? { headers: { cookie } } : {}),
   });
-}
-
-/** A hidden field of the screen's forms (the first with that name). */
-export function hiddenField(html: string, name: string): string {
-  const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"\\s*/?>`).exec(html);
-  if (!match) throw new Error(`no hidden ${name} field in:\n${html}`);
-  return match[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
 }
 
 /** POST a form (`application/x-www-form-urlencoded`); repeated names as [name, value] pairs. */
