@@ -21,7 +21,7 @@ import { loadCsrfSecret } from './domain/csrf.js';
 import { createAccountLimits } from './domain/limits.js';
 import { registerIdentityJobs } from './jobs/index.js';
 import { createMailer } from './mail/mailer.js';
-import { IdentityStore } from './store.js';
+import { IdentityStore } from './store/index.js';
 
 export { identityConfigSchema, type IdentityConfig } from './config.js';
 

@@ -10,7 +10,7 @@ import type {
   adminUserSchema,
   createdUserSchema,
 } from '../routes/schemas.js';
-import type { UserDoc } from '../store.js';
+import type { UserDoc } from '../store/index.js';
 
 export type AccountJson = z.input<typeof accountWithoutTokenSchema>;
 export type AccountWithTokenJson = z.input<typeof accountSchema>;

@@ -1,7 +1,7 @@
 // Presenter of a registered app, in the shape of routes/schemas.ts `appSchema`.
 import type { z } from 'zod';
 import type { appSchema } from '../routes/schemas.js';
-import type { AppDoc } from '../store.js';
+import type { AppDoc } from '../store/index.js';
 
 export type AppJson = z.input<typeof appSchema>;
 

@@ -15,7 +15,7 @@ import {
   unauthorized,
 } from '@murmur/platform';
 import type { IdentityConfig } from '../config.js';
-import type { UserDoc } from '../store.js';
+import type { UserDoc } from '../store/index.js';
 import { AppleKeysUnavailableError } from './apple-keys.js';
 import type { BusHeaders, IdentityContext } from './context.js';
 import { parseEmail } from './emails.js';

@@ -2,7 +2,7 @@
 // here, so /account/signin cannot be used to mail people links to arbitrary sites.
 import { badRequest, conflict, DuplicateKeyError, notFound } from '@murmur/platform';
 import { appView, type AppJson } from './app-json.js';
-import type { AppDoc } from '../store.js';
+import type { AppDoc } from '../store/index.js';
 import type { IdentityContext } from './context.js';
 
 const nameTaken = (appName: string) => conflict(`app_name: "${appName}" is already registered`);

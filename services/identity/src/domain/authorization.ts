@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { SCOPES } from '@murmur/contracts';
 import { badRequest, randomToken, sha256Hex, timingSafeEqualHex } from '@murmur/platform';
-import type { AuthCodeDoc, AuthRequestDoc, UserDoc } from '../store.js';
+import type { AuthCodeDoc, AuthRequestDoc, UserDoc } from '../store/index.js';
 import type { ClientInfo } from './client-info.js';
 import type { BusHeaders, IdentityContext } from './context.js';
 import {

@@ -2,7 +2,7 @@
 import type { Bus, JobQueue, Logger } from '@murmur/platform';
 import type { IdentityConfig } from '../config.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { IdentityStore } from '../store.js';
+import type { IdentityStore } from '../store/index.js';
 import type { AppleKeys } from './apple-keys.js';
 import type { ClientInfoLoader } from './client-info.js';
 import type { AccountLimits } from './limits.js';

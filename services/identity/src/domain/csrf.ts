@@ -4,7 +4,7 @@
 // every replica computes the same tokens without any configuration.
 import { createHmac } from 'node:crypto';
 import { randomToken, sha256Hex, timingSafeEqualHex } from '@murmur/platform';
-import type { IdentityStore } from '../store.js';
+import type { IdentityStore } from '../store/index.js';
 
 const SECRET_NAME = 'csrf';
 

@@ -9,7 +9,7 @@ import type {
   serverMetadataSchema,
   tokenResponseSchema,
 } from '../routes/schemas.js';
-import type { UserDoc } from '../store.js';
+import type { UserDoc } from '../store/index.js';
 import type { ActiveToken } from './indieauth-tokens.js';
 import { indieAuthProfile, meUrl } from './profile.js';
 

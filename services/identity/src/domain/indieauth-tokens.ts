@@ -3,7 +3,7 @@
 // the token at once. `activeToken` answers for both kinds: every check of a Bearer token goes through it.
 import { identity, SCOPES } from '@murmur/contracts';
 import { badRequest, randomToken, sha256Hex, unauthorized } from '@murmur/platform';
-import type { AuthCodeDoc, UserDoc } from '../store.js';
+import type { AuthCodeDoc, UserDoc } from '../store/index.js';
 import type { BusHeaders, IdentityContext } from './context.js';
 import {
   introspectionJson,

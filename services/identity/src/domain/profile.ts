@@ -1,7 +1,7 @@
 // Who a person is to IndieAuth clients (docs/api/identity.md, "IndieAuth"): `me` and `profile`.
 import type { z } from 'zod';
 import type { profileSchema } from '../routes/schemas.js';
-import type { UserDoc } from '../store.js';
+import type { UserDoc } from '../store/index.js';
 import { displayName, fallbackAvatarUrl } from './account-json.js';
 import type { IdentityContext } from './context.js';
 

@@ -1,7 +1,7 @@
 // Browser sessions created by /account/signin/web. The cookie carries a random id; the store keeps
 // only its hash. The IndieAuth consent screen reads the same sessions.
 import { randomToken, sha256Hex } from '@murmur/platform';
-import type { UserDoc } from '../store.js';
+import type { UserDoc } from '../store/index.js';
 import type { IdentityContext } from './context.js';
 
 export const SESSION_COOKIE = 'murmur_session';

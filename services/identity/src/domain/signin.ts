@@ -5,7 +5,7 @@
 import { enqueueJob, randomToken, sha256Hex, unauthorized } from '@murmur/platform';
 import { signinEmailSendJob, type SigninEmailJob } from '../jobs/signin-email-send.js';
 import { signinEmail } from '../mail/signin-email.js';
-import type { SigninPurpose, UserDoc } from '../store.js';
+import type { SigninPurpose, UserDoc } from '../store/index.js';
 import { accountObject, type AccountWithTokenJson } from './account-json.js';
 import type { SigninTarget } from './apps.js';
 import type { IdentityContext } from './context.js';

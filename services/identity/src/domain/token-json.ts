@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { formatOffsetTime } from '@murmur/platform';
 import type { tokenInfoSchema } from '../routes/schemas.js';
-import type { AppTokenDoc } from '../store.js';
+import type { AppTokenDoc } from '../store/index.js';
 
 export type TokenInfoJson = z.input<typeof tokenInfoSchema>;
 

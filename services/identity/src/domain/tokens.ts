@@ -2,7 +2,7 @@
 // announced so every service's verification cache drops the token at once.
 import { identity } from '@murmur/contracts';
 import { randomToken, sha256Hex } from '@murmur/platform';
-import type { AppTokenDoc, UserDoc } from '../store.js';
+import type { AppTokenDoc, UserDoc } from '../store/index.js';
 import type { BusHeaders, IdentityContext } from './context.js';
 
 /** `lastUsedAt` is informative; writing it on every request would turn reads into writes. */

@@ -2,7 +2,7 @@
 // announces itself with `evt.identity.user.created` so other services can set up their side.
 import { identity } from '@murmur/contracts';
 import { DuplicateKeyError, unauthorized } from '@murmur/platform';
-import type { ProfileFields, UserDoc } from '../store.js';
+import type { ProfileFields, UserDoc } from '../store/index.js';
 import { accountObject, publicUser, type AccountJson } from './account-json.js';
 import type { BusHeaders, IdentityContext } from './context.js';
 import { emailKey } from './emails.js';

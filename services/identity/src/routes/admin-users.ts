@@ -11,7 +11,7 @@ import {
   listAccounts,
   showAccount,
 } from '../domain/operator.js';
-import type { ProfileFields } from '../store.js';
+import type { ProfileFields } from '../store/index.js';
 import { optionalText, patchText, requiredText } from './params.js';
 import { adminUserSchema, createdUserSchema, issuedTokenSchema, tokenInfoSchema } from './schemas.js';
 

@@ -24,7 +24,7 @@ import {
   webSessionUser,
 } from '../domain/sessions.js';
 import { requestSigninEmail } from '../domain/signin.js';
-import type { AuthRequestDoc, UserDoc } from '../store.js';
+import type { AuthRequestDoc, UserDoc } from '../store/index.js';
 import { SCREEN_CSS, sendHtml, STYLESHEET_PATH } from './html.js';
 import {
   checkEmailScreen,
