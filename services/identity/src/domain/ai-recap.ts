@@ -8,7 +8,7 @@ const ASK_TIMEOUT_MS = 500;
 
 export function createAiRecapProbe(
   ctx: Pick<IdentityContext, 'bus' | 'logger'>,
-  now: () => number = Date.now,
+  now: () => number,
 ) {
   let known: { usingAi: boolean; at: number } | undefined;
   return async function usingAi(): Promise<boolean> {

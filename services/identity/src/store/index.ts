@@ -17,20 +17,7 @@ import type {
   ProfileFields,
 } from './documents.js';
 
-export type {
-  DefaultSiteCopy,
-  UserDoc,
-  AppTokenDoc,
-  SigninPurpose,
-  SigninTokenDoc,
-  AppDoc,
-  WebSessionDoc,
-  AuthRequestDoc,
-  AuthCodeDoc,
-  IndieAuthTokenDoc,
-  SecretDoc,
-  ProfileFields,
-} from './documents.js';
+export type * from './documents.js';
 
 export class IdentityStore {
   private readonly users: Collection<UserDoc>;
