@@ -2,7 +2,8 @@
 // sign-in that brings the person back to the screen, and sign-out. Errors here are pages for a
 // person, never JSON and never a redirect to an untrusted URI.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { defineRoute, type ParamRecord } from '@murmur/platform';
+import { z } from 'zod';
+import { defineRoute } from '@murmur/platform';
 import {
   decideAuthorization,
   openAuthorizationRequest,
@@ -33,7 +34,42 @@ import {
   signinScreen,
   type ScreenClient,
 } from './indieauth-views.js';
-import { allParams, rawParam } from './params.js';
+import { oauthParam } from './params.js';
+
+/** The screen's parameters exactly as sent (`state` must come back unchanged); none is refused here. */
+const authorizationInput = z.object({
+  client_id: oauthParam(),
+  redirect_uri: oauthParam(),
+  state: oauthParam(),
+  response_type: oauthParam(),
+  scope: oauthParam(),
+  me: oauthParam(),
+  code_challenge: oauthParam(),
+  code_challenge_method: oauthParam(),
+  inkwell: oauthParam(),
+}) satisfies z.ZodType<AuthorizationParams>;
+
+/**
+ * The ticked scopes. The form always sends an empty `scope` next to its checkboxes, so "all boxes
+ * unticked" arrives as an empty list; a client that sends no `scope` at all approves what it asked for.
+ */
+const tickedScopes = z
+  .unknown()
+  .transform((raw): string[] | undefined => {
+    if (raw === undefined || raw === null) return undefined;
+    return (Array.isArray(raw) ? raw : [raw])
+      .filter((v): v is string => typeof v === 'string')
+      .flatMap((v) => v.split(/\s+/))
+      .filter((w) => w !== '');
+  })
+  .optional();
+
+const approveInput = z.object({
+  request: oauthParam(),
+  csrf: oauthParam(),
+  deny: oauthParam(),
+  scope: tickedScopes,
+});
 
 const SCREEN_LIMIT_MESSAGE = 'Too many requests from your network. Wait a minute and try again.';
 const START_AGAIN = 'Go back to the app you came from and start signing in again.';
@@ -55,9 +91,10 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     method: 'GET',
     url: SCREEN_PATH,
     errorStyle: 'html',
+    input: authorizationInput,
     handler: async ({ input, request, reply }) => {
       await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
-      const outcome = await openAuthorizationRequest(ctx, authorizationParams(input));
+      const outcome = await openAuthorizationRequest(ctx, input);
       if (outcome.kind === 'invalid') {
         return sendHtml(
           reply,
@@ -91,9 +128,10 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     method: 'POST',
     url: '/indieauth/approve',
     errorStyle: 'html',
+    input: approveInput,
     handler: async ({ input, request, reply }) => {
       await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
-      const requestId = rawParam(input, 'request');
+      const requestId = input.request;
       const session = await sessionOf(request);
       if (!session) {
         const pending = requestId ? await pendingRequest(ctx, requestId) : null;
@@ -104,8 +142,10 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
           : messageScreen('You are not signed in', [START_AGAIN]);
         return sendHtml(reply, 401, page);
       }
-      const csrf = rawParam(input, 'csrf');
-      if (!requestId || !csrfTokenValid(ctx.csrfSecret, session.sessionId, `approve:${requestId}`, csrf)) {
+      if (
+        !requestId ||
+        !csrfTokenValid(ctx.csrfSecret, session.sessionId, `approve:${requestId}`, input.csrf)
+      ) {
         return sendHtml(
           reply,
           403,
@@ -115,10 +155,9 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
           ]),
         );
       }
-      const deny = rawParam(input, 'deny');
       const location = await decideAuthorization(ctx, requestId, session.user, {
-        deny: deny !== undefined && deny !== '0',
-        ticked: tickedScopes(input),
+        deny: input.deny !== undefined && input.deny !== '0',
+        ticked: input.scope,
       });
       if (location === null) {
         return sendHtml(
@@ -138,9 +177,10 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     method: 'POST',
     url: '/indieauth/signin',
     errorStyle: 'html',
+    input: z.object({ request: oauthParam(), email: oauthParam() }),
     handler: async ({ input, request, reply }) => {
       await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
-      const requestId = rawParam(input, 'request');
+      const requestId = input.request;
       const pending = requestId ? await pendingRequest(ctx, requestId) : null;
       if (!pending) {
         return sendHtml(
@@ -153,7 +193,7 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
         );
       }
       const screen = await screenFor(pending, requestId!);
-      const typed = rawParam(input, 'email') ?? '';
+      const typed = input.email ?? '';
       const email = parseEmail(typed);
       if (email === null) {
         return sendHtml(
@@ -179,10 +219,11 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     method: 'POST',
     url: '/account/signout',
     errorStyle: 'html',
+    input: z.object({ csrf: oauthParam(), return_to: oauthParam() }),
     handler: async ({ input, request, reply }) => {
       const session = await sessionOf(request);
       if (session) {
-        if (!csrfTokenValid(ctx.csrfSecret, session.sessionId, 'signout', rawParam(input, 'csrf'))) {
+        if (!csrfTokenValid(ctx.csrfSecret, session.sessionId, 'signout', input.csrf)) {
           return sendHtml(
             reply,
             403,
@@ -195,7 +236,7 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
       return reply
         .header('set-cookie', clearedSessionCookie(secureCookie))
         .header('cache-control', 'no-store')
-        .redirect(safeReturnTo(rawParam(input, 'return_to')), 302);
+        .redirect(safeReturnTo(input.return_to), 302);
     },
   });
 
@@ -209,27 +250,4 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
         .type('text/css; charset=utf-8')
         .send(SCREEN_CSS),
   });
-}
-
-function authorizationParams(input: ParamRecord): AuthorizationParams {
-  return {
-    client_id: rawParam(input, 'client_id'),
-    redirect_uri: rawParam(input, 'redirect_uri'),
-    state: rawParam(input, 'state'),
-    response_type: rawParam(input, 'response_type'),
-    scope: rawParam(input, 'scope'),
-    me: rawParam(input, 'me'),
-    code_challenge: rawParam(input, 'code_challenge'),
-    code_challenge_method: rawParam(input, 'code_challenge_method'),
-    inkwell: rawParam(input, 'inkwell'),
-  };
-}
-
-/**
- * The ticked scopes. The form always sends an empty `scope` next to its checkboxes, so "all boxes
- * unticked" arrives as an empty list; a client that sends no `scope` at all approves what it asked for.
- */
-function tickedScopes(input: ParamRecord): string[] | undefined {
-  const values = allParams(input, 'scope');
-  return values?.flatMap((v) => v.split(/\s+/)).filter((w) => w !== '');
 }
