@@ -18,7 +18,7 @@ import { createAiRecapProbe } from './domain/ai-recap.js';
 import { ClientInfoLoader } from './domain/client-info.js';
 import type { IdentityContext } from './domain/context.js';
 import { loadCsrfSecret } from './domain/csrf.js';
-import { createAccountLimits } from './domain/limits.js';
+import { createIdentityLimits } from './domain/limits.js';
 import { registerIdentityJobs } from './jobs/index.js';
 import { createMailer } from './mail/mailer.js';
 import { IdentityStore } from './store/index.js';
@@ -26,8 +26,6 @@ import { IdentityStore } from './store/index.js';
 export { identityConfigSchema, type IdentityConfig } from './config.js';
 
 export interface IdentityServiceOptions {
-  /** The clock for lifetimes and rate windows; tests move it forward instead of waiting. */
-  now?: () => Date;
   /** Host-name resolver of outbound fetches (client_id pages); tests map made-up hosts to a local server. */
   resolve?: Resolver;
 }
@@ -35,14 +33,13 @@ export interface IdentityServiceOptions {
 export function createIdentityService(
   options: IdentityServiceOptions = {},
 ): ServiceDefinition<IdentityConfig> {
-  const now = options.now ?? (() => new Date());
   return {
     name: 'identity',
     configSchema: identityConfigSchema,
-    async create({ config, logger, store, bus }) {
+    async create({ config, logger, store, bus, clock }) {
       const identityStore = new IdentityStore(store);
       await identityStore.createIndexes();
-      const jobs = new JobQueue(store, { service: 'identity', logger });
+      const jobs = new JobQueue(store, { service: 'identity', logger, clock });
       const fetcher = createSafeFetcher({
         policy: outboundPolicyFromConfig(config),
         baseUrl: config.PUBLIC_URL,
@@ -53,7 +50,7 @@ export function createIdentityService(
         from: config.MAIL_FROM,
         outboxDir: join(config.DATA_DIR, 'outbox'),
         logger,
-        now,
+        now: () => clock.now(),
       });
       const ctx: IdentityContext = {
         config,
@@ -62,12 +59,12 @@ export function createIdentityService(
         jobs,
         logger,
         mailer,
-        limits: createAccountLimits(store, config, now),
-        appleKeys: new AppleKeys(appleJwksLoader(config), () => now().getTime()),
-        clientInfo: new ClientInfoLoader({ fetcher, logger, now }),
-        csrfSecret: await loadCsrfSecret(identityStore, now()),
-        usingAi: createAiRecapProbe({ bus, logger }, () => now().getTime()),
-        now,
+        limits: createIdentityLimits(store, clock, config),
+        appleKeys: new AppleKeys(appleJwksLoader(config), () => clock.nowMs()),
+        clientInfo: new ClientInfoLoader({ fetcher, logger, clock }),
+        csrfSecret: await loadCsrfSecret(identityStore, clock.now()),
+        usingAi: createAiRecapProbe({ bus, logger }, () => clock.nowMs()),
+        clock,
       };
       registerIdentityJobs(jobs, ctx);
       const app = await buildIdentityApp(ctx, store);

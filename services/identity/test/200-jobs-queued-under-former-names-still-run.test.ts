@@ -10,7 +10,7 @@ let queue: JobQueue;
 beforeAll(async () => {
   h = await startIdentity();
   // Another process of the same service, as an older version would have enqueued from.
-  queue = new JobQueue(h.store, { service: 'identity', logger: testLogger() });
+  queue = new JobQueue(h.store, { service: 'identity', logger: testLogger(), clock: h.clock });
 });
 afterAll(() => h.stop());
 

@@ -1,7 +1,7 @@
 // The emailed web sign-in link: opening it shows a confirmation page, its button (a POST) turns the
 // token into a browser session; return_to only ever stays on site.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { TestResponse } from './http.js';
+import type { TestResponse } from './harness.js';
 import { followSigninLink, startIdentity, tokenFromMail, type Harness } from './harness.js';
 
 let h: Harness;

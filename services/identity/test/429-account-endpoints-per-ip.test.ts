@@ -1,7 +1,6 @@
 // /account/verify, /account/apple and /account/signin/web each allow 30 requests per minute per client address.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { TestRequest } from './http.js';
-import { startIdentity, type Harness } from './harness.js';
+import { startIdentity, type Harness, type TestRequest } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {

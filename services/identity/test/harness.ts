@@ -1,5 +1,5 @@
 // A running identity service for tests: memory store and bus of its own, mail to a local SMTP capture,
-// a clock the test can move, and small helpers for the requests most tests make.
+// the platform's TestClock (it stands still until a test moves it), and small helpers for the requests most tests make.
 import { randomUUID } from 'node:crypto';
 import {
   connectBus,
@@ -11,9 +11,21 @@ import {
   type RunningService,
   type Store,
 } from '@murmur/platform';
-import { startSmtpCapture, testLogger, type CapturedMail, type SmtpCapture } from '@murmur/platform/testing';
+import {
+  send,
+  startSmtpCapture,
+  TestClock,
+  testLogger,
+  type CapturedMail,
+  type SmtpCapture,
+  type WireRequest,
+  type WireResponse,
+} from '@murmur/platform/testing';
 import { createIdentityService, type IdentityConfig } from '../src/index.js';
-import { send, type TestRequest, type TestResponse } from './http.js';
+
+export { eventually } from '@murmur/platform/testing';
+export type TestRequest = WireRequest;
+export type TestResponse = WireResponse;
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const PUBLIC_URL = 'http://murmur.test';
@@ -33,14 +45,6 @@ export const COLLECTIONS = [
   'counters',
   'ratelimits',
 ] as const;
-
-export class TestClock {
-  private offsetMs = 0;
-  readonly now = (): Date => new Date(Date.now() + this.offsetMs);
-  advance(ms: number): void {
-    this.offsetMs += ms;
-  }
-}
 
 export interface Harness {
   service: RunningService<IdentityConfig>;
@@ -90,7 +94,7 @@ export async function startIdentity(
   const busUrl = `memory:identity-test-${randomUUID()}`;
   const bus = await connectBus(busUrl, { service: 'identity', logger });
   const service = await startService(
-    createIdentityService({ now: clock.now, ...(options.resolve ? { resolve: options.resolve } : {}) }),
+    createIdentityService(options.resolve ? { resolve: options.resolve } : {}),
     {
       env: {
         STORE_URL: 'memory:',
@@ -105,6 +109,7 @@ export async function startIdentity(
       store,
       bus,
       logger,
+      clock,
       port: 0,
       host: '127.0.0.1',
     },
@@ -223,15 +228,4 @@ export async function storedText(store: Store): Promise<string> {
   const parts: string[] = [];
   for (const name of COLLECTIONS) parts.push(JSON.stringify(await store.collection(name).find({})));
   return parts.join('\n');
-}
-
-/** Waits until `check` passes (jobs run on their own schedule). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { LookupAddress } from 'node:dns';
-import type { TestResponse } from './http.js';
+import type { TestResponse } from './harness.js';
 import { followSigninLink, hiddenField, startIdentity, tokenFromMail, type Harness } from './harness.js';
 
 export { hiddenField };

@@ -13,11 +13,12 @@ import {
   safeFetch,
   serviceUnavailable,
   unauthorized,
+  type BusHeaders,
 } from '@murmur/platform';
 import type { IdentityConfig } from '../config.js';
 import type { UserDoc } from '../store/index.js';
 import { AppleKeysUnavailableError } from './apple-keys.js';
-import type { BusHeaders, IdentityContext } from './context.js';
+import type { IdentityContext } from './context.js';
 import { parseEmail } from './emails.js';
 import { issueSigninToken } from './signin.js';
 import { normaliseUsername, usernameProblem } from './usernames.js';
@@ -86,7 +87,7 @@ export async function verifyAppleIdentityToken(
       issuer: APPLE_ISSUER,
       audience: ctx.config.APPLE_CLIENT_IDS,
       requiredClaims: ['exp', 'sub'],
-      currentDate: ctx.now(),
+      currentDate: ctx.clock.now(),
     });
     sub = payload.sub;
     verifiedEmail = verifiedEmailOf(payload);

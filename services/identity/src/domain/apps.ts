@@ -14,7 +14,7 @@ export async function registerApp(
   redirectUrl: string,
 ): Promise<AppJson> {
   if (await ctx.store.appByName(appName)) throw nameTaken(appName);
-  const app: AppDoc = { _id: await ctx.store.nextAppId(), appName, redirectUrl, createdAt: ctx.now() };
+  const app: AppDoc = { _id: await ctx.store.nextAppId(), appName, redirectUrl, createdAt: ctx.clock.now() };
   try {
     return appView(await ctx.store.insertApp(app));
   } catch (err) {

@@ -4,10 +4,10 @@
 // the PKCE challenge from the stored request, never from the form.
 import { createHash } from 'node:crypto';
 import { SCOPES } from '@murmur/contracts';
-import { badRequest, randomToken, sha256Hex, timingSafeEqualHex } from '@murmur/platform';
+import { badRequest, randomToken, sha256Hex, timingSafeEqualHex, type BusHeaders } from '@murmur/platform';
 import type { AuthCodeDoc, AuthRequestDoc, UserDoc } from '../store/index.js';
 import type { ClientInfo } from './client-info.js';
-import type { BusHeaders, IdentityContext } from './context.js';
+import type { IdentityContext } from './context.js';
 import {
   identityJson,
   serverMetadataJson,
@@ -134,7 +134,7 @@ export async function openAuthorizationRequest(
   }
 
   const requestId = randomToken();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const request: AuthRequestDoc = {
     _id: sha256Hex(requestId),
     clientId: clientId.url.href,
@@ -164,7 +164,7 @@ function screenPath(params: AuthorizationParams): string {
 }
 
 export function pendingRequest(ctx: IdentityContext, requestId: string): Promise<AuthRequestDoc | null> {
-  return ctx.store.liveAuthRequest(sha256Hex(requestId), ctx.now());
+  return ctx.store.liveAuthRequest(sha256Hex(requestId), ctx.clock.now());
 }
 
 /** The scopes a request will grant: the ticked ones it asked for (all when none were sent), plus reader access. */
@@ -194,7 +194,7 @@ export async function decideAuthorization(
     return withParams(request.redirectUri, { error: 'access_denied', state, iss });
   }
   const code = randomToken();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   await ctx.store.insertAuthCode({
     _id: sha256Hex(code),
     userId: user._id,
@@ -232,7 +232,7 @@ export async function redeemCode(
   headers: BusHeaders,
 ): Promise<{ code: AuthCodeDoc; user: UserDoc }> {
   const hash = sha256Hex(input.code);
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const code = await ctx.store.claimAuthCode(hash, now);
   if (!code) {
     const replayed = await ctx.store.markAuthCodeReplayed(hash, now);

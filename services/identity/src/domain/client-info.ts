@@ -3,7 +3,7 @@
 // `Link: <…>; rel="redirect_uri"` headers. Fetched through the safe fetcher with the client_id
 // budget (docs/security.md) and remembered for a day, so a busy screen does not hammer the client.
 import { mf2 } from 'microformats-parser';
-import { FETCH_LIMITS, FetchError, type Logger, type SafeFetcher } from '@murmur/platform';
+import { FETCH_LIMITS, FetchError, type Clock, type Logger, type SafeFetcher } from '@murmur/platform';
 import { isLoopbackHost, sameUrl } from './indieauth-urls.js';
 
 export interface ClientInfo {
@@ -25,7 +25,7 @@ const MAX_NAME_LENGTH = 100;
 export interface ClientInfoLoaderOptions {
   fetcher: SafeFetcher;
   logger: Logger;
-  now: () => Date;
+  clock: Clock;
 }
 
 export class ClientInfoLoader {
@@ -37,7 +37,7 @@ export class ClientInfoLoader {
   async load(clientId: URL): Promise<ClientInfo> {
     if (isLoopbackHost(clientId.hostname)) return NOTHING;
     const key = clientId.href;
-    const now = this.options.now().getTime();
+    const now = this.options.clock.nowMs();
     const hit = this.cache.get(key);
     if (hit && hit.expiresAt > now) return hit.info;
     const { info, ok } = await this.fetchInfo(clientId);

@@ -2,9 +2,9 @@
 // SHA-256 only. Revocation is announced on the bus like app tokens', so every service's cache drops
 // the token at once. `activeToken` answers for both kinds: every check of a Bearer token goes through it.
 import { identity, SCOPES } from '@murmur/contracts';
-import { badRequest, randomToken, sha256Hex, unauthorized } from '@murmur/platform';
+import { badRequest, randomToken, sha256Hex, unauthorized, type BusHeaders } from '@murmur/platform';
 import type { AuthCodeDoc, UserDoc } from '../store/index.js';
-import type { BusHeaders, IdentityContext } from './context.js';
+import type { IdentityContext } from './context.js';
 import {
   introspectionJson,
   tokenInfoJson,
@@ -33,7 +33,7 @@ export async function issueIndieAuthToken(ctx: IdentityContext, code: AuthCodeDo
     clientId: code.clientId,
     scopes: code.scopes,
     codeHash: code._id,
-    createdAt: ctx.now(),
+    createdAt: ctx.clock.now(),
     revokedAt: null,
   });
   const after = await ctx.store.recordCodeToken(code._id, hash);
@@ -79,7 +79,7 @@ export async function revokeIndieAuthToken(
   hash: string,
   headers: BusHeaders,
 ): Promise<boolean> {
-  const revoked = await ctx.store.revokeIndieAuthToken(hash, ctx.now());
+  const revoked = await ctx.store.revokeIndieAuthToken(hash, ctx.clock.now());
   if (!revoked) return false;
   await ctx.bus.publish(identity.tokenRevoked, { tokenHash: hash, userId: revoked.userId }, { headers });
   ctx.logger.info({ userId: revoked.userId, clientId: revoked.clientId }, 'indieauth token revoked');

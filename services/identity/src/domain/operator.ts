@@ -1,9 +1,9 @@
 // The operator's account work (/admin/users…): create, list, show and edit accounts, issue and list
 // their app tokens. Every answer is a presenter's shape; unknown ids are 404.
-import { badRequest, conflict, notFound } from '@murmur/platform';
+import { badRequest, conflict, notFound, type BusHeaders } from '@murmur/platform';
 import type { ProfileFields, UserDoc } from '../store/index.js';
 import { adminUserView, createdUserView, type AdminUserJson, type CreatedUserJson } from './account-json.js';
-import type { BusHeaders, IdentityContext } from './context.js';
+import type { IdentityContext } from './context.js';
 import { parseEmail } from './emails.js';
 import { tokenView, type TokenInfoJson } from './token-json.js';
 import { issueAppToken, type IssuedToken } from './tokens.js';

@@ -14,7 +14,7 @@ export async function startWebSession(
   userId: number,
 ): Promise<{ sessionId: string; expiresAt: Date }> {
   const sessionId = randomToken();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   await ctx.store.insertWebSession({ _id: sha256Hex(sessionId), userId, createdAt: now, expiresAt });
   return { sessionId, expiresAt };
@@ -25,7 +25,7 @@ export async function webSessionUser(
   sessionId: string | undefined,
 ): Promise<UserDoc | null> {
   if (!sessionId) return null;
-  const session = await ctx.store.liveWebSession(sha256Hex(sessionId), ctx.now());
+  const session = await ctx.store.liveWebSession(sha256Hex(sessionId), ctx.clock.now());
   return session ? ctx.store.userById(session.userId) : null;
 }
 

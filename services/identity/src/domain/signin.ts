@@ -76,7 +76,7 @@ export async function issueSigninToken(
   fields: { purpose: SigninPurpose; userId?: number; appName?: string | null; appleSub?: string },
 ): Promise<string> {
   const token = randomToken();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   await ctx.store.insertSigninToken({
     _id: sha256Hex(token),
     purpose: fields.purpose,
@@ -95,7 +95,7 @@ export async function consumeSigninToken(
   ctx: IdentityContext,
   token: string,
 ): Promise<{ user: UserDoc; appName: string | null } | null> {
-  const signin = await ctx.store.consumeSigninToken(sha256Hex(token), 'signin', ctx.now());
+  const signin = await ctx.store.consumeSigninToken(sha256Hex(token), 'signin', ctx.clock.now());
   if (!signin || signin.userId === null) return null;
   const user = await ctx.store.userById(signin.userId);
   return user ? { user, appName: signin.appName } : null;

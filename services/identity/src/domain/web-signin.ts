@@ -19,7 +19,7 @@ const PURPOSE = 'signin-web';
 
 /** Whether the link's token would still sign in (it is not used up by looking). */
 export async function signinLinkLive(ctx: IdentityContext, token: string): Promise<boolean> {
-  return (await ctx.store.liveSigninToken(sha256Hex(token), 'signin', ctx.now())) !== null;
+  return (await ctx.store.liveSigninToken(sha256Hex(token), 'signin', ctx.clock.now())) !== null;
 }
 
 /** A fresh confirmation: the cookie value for the browser and the form field that matches it. */

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { busHeaders, defineRoute } from '@murmur/platform';
 import { signInWithApple } from '../domain/apple.js';
 import type { IdentityContext } from '../domain/context.js';
-import { enforceLimit } from '../domain/limits.js';
 import { optionalText, requiredText } from './params.js';
 
 export function registerAppleRoute(scope: FastifyInstance, ctx: IdentityContext): void {
@@ -22,7 +21,7 @@ export function registerAppleRoute(scope: FastifyInstance, ctx: IdentityContext)
     }),
     response: { 200: z.object({ username: z.string(), token: z.string() }) },
     handler: async ({ input, request }) => {
-      await enforceLimit(ctx.limits.applePerIp, request.ip, 'Too many sign-in attempts. Try again later.');
+      await ctx.limits.enforce('apple-ip', request.ip);
       return signInWithApple(
         ctx,
         {

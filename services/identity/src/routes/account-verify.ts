@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, bearerToken, defineRoute } from '@murmur/platform';
 import type { IdentityContext } from '../domain/context.js';
-import { enforceLimit } from '../domain/limits.js';
 import { exchangeToken } from '../domain/signin.js';
 import { optionalText } from './params.js';
 import { accountSchema } from './schemas.js';
@@ -18,11 +17,7 @@ export function registerVerifyRoute(scope: FastifyInstance, ctx: IdentityContext
       // Some clients send the token only as a Bearer header (docs/api/identity.md, "What real clients send").
       const token = input.token ?? bearerToken(request.headers.authorization);
       if (token === undefined) throw badRequest('token is required', 'token');
-      await enforceLimit(
-        ctx.limits.verifyPerIp,
-        request.ip,
-        'Too many verification attempts. Try again later.',
-      );
+      await ctx.limits.enforce('verify-ip', request.ip);
       return exchangeToken(ctx, token);
     },
   });

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute } from '@murmur/platform';
 import type { IdentityContext } from '../domain/context.js';
-import { enforceLimit } from '../domain/limits.js';
 import {
   readCookie,
   safeReturnTo,
@@ -29,7 +28,6 @@ import { optionalText } from './params.js';
 import { sendPage } from './pages.js';
 import { confirmSigninScreen } from './web-signin-views.js';
 
-const LIMIT_MESSAGE = 'Too many sign-in attempts. Try again later.';
 const linkInput = z.object({ token: optionalText(512), return_to: optionalText(2048) });
 
 export function registerWebSigninRoutes(scope: FastifyInstance, ctx: IdentityContext): void {
@@ -56,7 +54,7 @@ export function registerWebSigninRoutes(scope: FastifyInstance, ctx: IdentityCon
     handler: async ({ input, request, reply }) => {
       // Mail scanners probe links with HEAD (Fastify answers HEAD with the GET route).
       if (request.method === 'HEAD') return sendPage(reply, 200, 'Sign in', []);
-      await enforceLimit(ctx.limits.webSigninPerIp, request.ip, LIMIT_MESSAGE);
+      await ctx.limits.enforce('signin-web-ip', request.ip);
       if (input.token === undefined) return missingToken(reply);
       if (!(await signinLinkLive(ctx, input.token))) return notValid(reply);
       const confirmation = newConfirmation(ctx);
@@ -75,7 +73,7 @@ export function registerWebSigninRoutes(scope: FastifyInstance, ctx: IdentityCon
     errorStyle: 'html',
     input: linkInput.extend({ csrf: optionalText(128) }),
     handler: async ({ input, request, reply }) => {
-      await enforceLimit(ctx.limits.webSigninPerIp, request.ip, LIMIT_MESSAGE);
+      await ctx.limits.enforce('signin-web-ip', request.ip);
       if (input.token === undefined) return missingToken(reply);
       if (!confirmationValid(ctx, readCookie(request.headers.cookie, CONFIRM_COOKIE), input.csrf)) {
         return sendPage(reply, 403, 'This form cannot be accepted', [

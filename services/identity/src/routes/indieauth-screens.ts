@@ -14,7 +14,6 @@ import {
 import type { IdentityContext } from '../domain/context.js';
 import { csrfToken, csrfTokenValid } from '../domain/csrf.js';
 import { parseEmail } from '../domain/emails.js';
-import { enforceLimit } from '../domain/limits.js';
 import { meUrl } from '../domain/profile.js';
 import {
   clearedSessionCookie,
@@ -71,7 +70,6 @@ const approveInput = z.object({
   scope: tickedScopes,
 });
 
-const SCREEN_LIMIT_MESSAGE = 'Too many requests from your network. Wait a minute and try again.';
 const START_AGAIN = 'Go back to the app you came from and start signing in again.';
 
 export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: IdentityContext): void {
@@ -93,7 +91,7 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     errorStyle: 'html',
     input: authorizationInput,
     handler: async ({ input, request, reply }) => {
-      await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
+      await ctx.limits.enforce('indieauth-screen-ip', request.ip);
       const outcome = await openAuthorizationRequest(ctx, input);
       if (outcome.kind === 'invalid') {
         return sendHtml(
@@ -130,7 +128,7 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     errorStyle: 'html',
     input: approveInput,
     handler: async ({ input, request, reply }) => {
-      await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
+      await ctx.limits.enforce('indieauth-screen-ip', request.ip);
       const requestId = input.request;
       const session = await sessionOf(request);
       if (!session) {
@@ -179,7 +177,7 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     errorStyle: 'html',
     input: z.object({ request: oauthParam(), email: oauthParam() }),
     handler: async ({ input, request, reply }) => {
-      await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
+      await ctx.limits.enforce('indieauth-screen-ip', request.ip);
       const requestId = input.request;
       const pending = requestId ? await pendingRequest(ctx, requestId) : null;
       if (!pending) {

@@ -13,7 +13,6 @@ import {
 } from '../domain/authorization.js';
 import type { IdentityContext } from '../domain/context.js';
 import { describeToken, introspectToken, revokeAnyToken } from '../domain/indieauth-tokens.js';
-import { enforceLimit } from '../domain/limits.js';
 import { oauthParam, requiredOauthParam } from './params.js';
 import {
   identitySchema,
@@ -23,7 +22,6 @@ import {
   tokenResponseSchema,
 } from './schemas.js';
 
-const REDEEM_LIMIT_MESSAGE = 'Too many requests. Try again in a minute.';
 const REQUIRED_FOR_REDEMPTION = ['code', 'client_id', 'redirect_uri'] as const;
 
 const redemptionShape = {
@@ -94,7 +92,7 @@ export function registerIndieAuthTokenRoutes(scope: FastifyInstance, ctx: Identi
     input: tokenEndpointInput,
     response: { 200: tokenResponseSchema },
     handler: async ({ input, request, reply }) => {
-      await enforceLimit(ctx.limits.indieAuthRedeemPerIp, request.ip, REDEEM_LIMIT_MESSAGE);
+      await ctx.limits.enforce('indieauth-redeem-ip', request.ip);
       if (input.action !== undefined) {
         await revokeAnyToken(ctx, input.token!, busHeaders(request));
         return reply.code(200).send();
@@ -109,7 +107,7 @@ export function registerIndieAuthTokenRoutes(scope: FastifyInstance, ctx: Identi
     input: redemptionInput,
     response: { 200: identitySchema },
     handler: async ({ input, request }) => {
-      await enforceLimit(ctx.limits.indieAuthRedeemPerIp, request.ip, REDEEM_LIMIT_MESSAGE);
+      await ctx.limits.enforce('indieauth-redeem-ip', request.ip);
       return redeemForIdentity(ctx, redemption(input), busHeaders(request));
     },
   });
@@ -135,7 +133,7 @@ export function registerIndieAuthTokenRoutes(scope: FastifyInstance, ctx: Identi
     url: '/indieauth/revoke',
     input: tokenInput,
     handler: async ({ input, request, reply }) => {
-      await enforceLimit(ctx.limits.indieAuthRedeemPerIp, request.ip, REDEEM_LIMIT_MESSAGE);
+      await ctx.limits.enforce('indieauth-redeem-ip', request.ip);
       // Always 200, known token or not (RFC 7009 §2.2).
       await revokeAnyToken(ctx, input.token, busHeaders(request));
       return reply.code(200).send();
