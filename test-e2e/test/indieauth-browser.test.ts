@@ -71,11 +71,13 @@ describeWithBrowser('IndieAuth in a real browser (single process)', () => {
       await page.click('button:has-text("Email me a sign-in link")');
       await page.waitForSelector('text=Check your email');
 
-      // 2. The emailed link, opened in the same browser, signs in and returns to the screen.
+      // 2. The emailed link, opened in the same browser, asks to confirm; its button signs in and
+      // returns to the screen.
       const mail = await smtp.waitFor((m) => m.to.includes('ada@example.test'), 15_000);
       const link = mail.links.find((l) => l.startsWith(`${gatewayUrl}/account/signin/web?`));
       expect(link).toBeDefined();
       await page.goto(link!);
+      await page.click('button:has-text("Sign in")');
       await page.waitForSelector('button:has-text("Approve")');
       expect(new URL(page.url()).pathname).toBe('/indieauth/auth');
 
