@@ -2,6 +2,7 @@
 // authentication relies on.
 import { join } from 'node:path';
 import {
+  createOutbox,
   createSafeFetcher,
   JobQueue,
   outboundPolicyFromConfig,
@@ -18,6 +19,7 @@ import { createAiRecapProbe } from './domain/ai-recap.js';
 import { ClientInfoLoader } from './domain/client-info.js';
 import type { IdentityContext } from './domain/context.js';
 import { loadCsrfSecret } from './domain/csrf.js';
+import { registerEventVerifiers } from './domain/events.js';
 import { createIdentityLimits } from './domain/limits.js';
 import { registerIdentityJobs } from './jobs/index.js';
 import { createMailer } from './mail/mailer.js';
@@ -65,7 +67,9 @@ export function createIdentityService(
         csrfSecret: await loadCsrfSecret(identityStore, clock.now()),
         usingAi: createAiRecapProbe({ bus, logger }, () => clock.nowMs()),
         clock,
+        outbox: createOutbox({ store, bus, logger, service: 'identity' }),
       };
+      registerEventVerifiers(ctx);
       registerIdentityJobs(jobs, ctx);
       const app = await buildIdentityApp(ctx, store);
 
@@ -73,11 +77,13 @@ export function createIdentityService(
       return {
         app,
         async start() {
+          await ctx.outbox.start();
           subscriptions = await wireBus(ctx);
           await jobs.start();
         },
         async stop() {
           await jobs.stop();
+          await ctx.outbox.stop();
           for (const subscription of subscriptions) await subscription.unsubscribe();
           mailer.close();
           await fetcher.close();

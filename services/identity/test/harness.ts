@@ -81,6 +81,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Resolver of the service's outbound fetches (IndieAuth client pages on made-up hosts). */
   resolve?: Resolver;
+  /** What the service gets as its bus (e.g. one whose publishes fail for a while); tests keep the real one. */
+  wrapBus?: (bus: Bus) => Bus;
 }
 
 export async function startIdentity(
@@ -107,7 +109,7 @@ export async function startIdentity(
         ...env,
       },
       store,
-      bus,
+      bus: options.wrapBus ? options.wrapBus(bus) : bus,
       logger,
       clock,
       port: 0,

@@ -1,5 +1,5 @@
 // What the domain functions work with. Built once per service instance (index.ts).
-import type { Bus, Clock, JobQueue, Logger } from '@murmur/platform';
+import type { Bus, Clock, JobQueue, Logger, Outbox } from '@murmur/platform';
 import type { IdentityConfig } from '../config.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { IdentityStore } from '../store/index.js';
@@ -15,6 +15,8 @@ export interface IdentityContext {
   logger: Logger;
   /** Sign-in mail and the mail other services relay through identity. */
   mailer: Mailer;
+  /** Where every event identity announces is recorded before the relay publishes it (domain/events.ts). */
+  outbox: Outbox;
   limits: IdentityLimits;
   appleKeys: AppleKeys;
   /** What IndieAuth clients publish at their client_id (cached). */

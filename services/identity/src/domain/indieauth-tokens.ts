@@ -1,10 +1,11 @@
 // IndieAuth access tokens: scoped, issued from an authorization code, valid until revoked, stored as
 // SHA-256 only. Revocation is announced on the bus like app tokens', so every service's cache drops
 // the token at once. `activeToken` answers for both kinds: every check of a Bearer token goes through it.
-import { identity, SCOPES } from '@murmur/contracts';
+import { SCOPES } from '@murmur/contracts';
 import { badRequest, randomToken, sha256Hex, unauthorized, type BusHeaders } from '@murmur/platform';
 import type { AuthCodeDoc, UserDoc } from '../store/index.js';
 import type { IdentityContext } from './context.js';
+import { announceTokenRevoked } from './events.js';
 import {
   introspectionJson,
   tokenInfoJson,
@@ -81,7 +82,7 @@ export async function revokeIndieAuthToken(
 ): Promise<boolean> {
   const revoked = await ctx.store.revokeIndieAuthToken(hash, ctx.clock.now());
   if (!revoked) return false;
-  await ctx.bus.publish(identity.tokenRevoked, { tokenHash: hash, userId: revoked.userId }, { headers });
+  await announceTokenRevoked(ctx, { hash, userId: revoked.userId }, headers);
   ctx.logger.info({ userId: revoked.userId, clientId: revoked.clientId }, 'indieauth token revoked');
   return true;
 }

@@ -4,7 +4,8 @@ import { badRequest, conflict, notFound, type BusHeaders } from '@murmur/platfor
 import type { ProfileFields, UserDoc } from '../store/index.js';
 import { adminUserView, createdUserView, type AdminUserJson, type CreatedUserJson } from './account-json.js';
 import type { IdentityContext } from './context.js';
-import { parseEmail } from './emails.js';
+import { emailKey, parseEmail } from './emails.js';
+import { reannounceUserCreated } from './events.js';
 import { tokenView, type TokenInfoJson } from './token-json.js';
 import { issueAppToken, type IssuedToken } from './tokens.js';
 import { normaliseUsername, usernameProblem } from './usernames.js';
@@ -34,11 +35,30 @@ export async function createAccount(
   try {
     user = await createUser(ctx, { username, email, name: input.name }, headers);
   } catch (err) {
-    if (err instanceof AccountTakenError) throw conflict(err.message);
-    throw err;
+    if (!(err instanceof AccountTakenError)) throw err;
+    const earlier = await sameAccountCreatedBefore(ctx, { username, email, name: input.name ?? '' });
+    if (!earlier) throw conflict(err.message);
+    // A client retrying a creation whose answer it never got (a timeout, a 5xx): it gets the account it
+    // asked for, with a token of its own, and the announcement is recorded again if it was lost.
+    user = earlier;
+    await reannounceUserCreated(ctx, user, headers);
   }
   const issued = await issueAppToken(ctx, user._id, 'admin');
   return createdUserView(user, issued.token);
+}
+
+/** The account a creation with exactly these details made earlier, or null (then the name is really taken). */
+async function sameAccountCreatedBefore(
+  ctx: IdentityContext,
+  wanted: { username: string; email: string; name: string },
+): Promise<UserDoc | null> {
+  const user = await ctx.store.userByUsername(wanted.username);
+  if (!user || user.email === undefined) return null;
+  const same =
+    user.username === wanted.username &&
+    emailKey(user.email) === emailKey(wanted.email) &&
+    user.name === wanted.name;
+  return same ? user : null;
 }
 
 export async function listAccounts(

@@ -1,9 +1,9 @@
 // App tokens: long-lived, full user rights, shown once, stored as SHA-256 only. Revocation is
 // announced so every service's verification cache drops the token at once.
-import { identity } from '@murmur/contracts';
 import { randomToken, sha256Hex, type BusHeaders } from '@murmur/platform';
 import type { AppTokenDoc, UserDoc } from '../store/index.js';
 import type { IdentityContext } from './context.js';
+import { announceTokenRevoked } from './events.js';
 
 /** `lastUsedAt` is informative; writing it on every request would turn reads into writes. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -57,12 +57,14 @@ export async function revokeAppToken(
 ): Promise<'revoked' | 'already-revoked' | 'unknown'> {
   const filter = 'id' in which ? { _id: which.id } : { hash: sha256Hex(which.token) };
   const revoked = await ctx.store.revokeAppToken(filter, ctx.clock.now());
-  if (!revoked) return (await ctx.store.appTokenExists(filter)) ? 'already-revoked' : 'unknown';
-  await ctx.bus.publish(
-    identity.tokenRevoked,
-    { tokenHash: revoked.hash, userId: revoked.userId },
-    { headers },
-  );
+  if (!revoked) {
+    const known = await ctx.store.appToken(filter);
+    if (!known) return 'unknown';
+    // A retried revocation: the announcement has the same id, so this records it only if it was lost.
+    await announceTokenRevoked(ctx, known, headers);
+    return 'already-revoked';
+  }
+  await announceTokenRevoked(ctx, revoked, headers);
   ctx.logger.info({ tokenId: revoked._id, userId: revoked.userId }, 'app token revoked');
   return 'revoked';
 }

@@ -1,11 +1,11 @@
 // Creating accounts and changing profiles. Every creation, whatever the path (operator, Apple),
 // announces itself with `evt.identity.user.created` so other services can set up their side.
-import { identity } from '@murmur/contracts';
 import { DuplicateKeyError, unauthorized, type BusHeaders } from '@murmur/platform';
 import type { ProfileFields, UserDoc } from '../store/index.js';
-import { accountObject, publicUser, type AccountJson } from './account-json.js';
+import { accountObject, type AccountJson } from './account-json.js';
 import type { IdentityContext } from './context.js';
 import { emailKey } from './emails.js';
+import { announceUserUpdated, insertAnnouncedUser } from './events.js';
 
 export interface NewUser {
   /** Already normalised and checked (usernames.ts). */
@@ -68,14 +68,13 @@ export async function createUser(
   }
   if (input.appleSub !== undefined) user.appleSub = input.appleSub;
   try {
-    await ctx.store.insertUser(user);
+    await insertAnnouncedUser(ctx, user, headers);
   } catch (err) {
     // Lost a race with another creation between the check and the insert.
     if (err instanceof DuplicateKeyError)
       throw new AccountTakenError((await takenField(ctx, input)) ?? 'username', input.username);
     throw err;
   }
-  await ctx.bus.publish(identity.userCreated, { user: publicUser(user, ctx.config.PUBLIC_URL) }, { headers });
   ctx.logger.info({ userId: user._id }, 'account created');
   return user;
 }
@@ -87,13 +86,7 @@ export async function updateProfile(
   headers: BusHeaders,
 ): Promise<UserDoc | null> {
   const user = await ctx.store.updateProfile(userId, fields, ctx.clock.now());
-  if (user) {
-    await ctx.bus.publish(
-      identity.userUpdated,
-      { user: publicUser(user, ctx.config.PUBLIC_URL) },
-      { headers },
-    );
-  }
+  if (user) await announceUserUpdated(ctx, user, headers);
   return user;
 }
 

@@ -116,8 +116,8 @@ export class IdentityStore {
     return this.appTokens.findOne({ _id: id });
   }
 
-  async appTokenExists(filter: { _id: number } | { hash: string }): Promise<boolean> {
-    return (await this.appTokens.findOne(filter)) !== null;
+  appToken(filter: { _id: number } | { hash: string }): Promise<AppTokenDoc | null> {
+    return this.appTokens.findOne(filter);
   }
 
   appTokensOfUser(userId: number): Promise<AppTokenDoc[]> {
