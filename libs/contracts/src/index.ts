@@ -5,3 +5,5 @@ export { SCOPES } from './identity.js';
 export * as publishing from './publishing.js';
 export * as mail from './mail.js';
 export * as reader from './reader.js';
+export * as feeds from './feeds.js';
+export * as webmention from './webmention.js';

@@ -50,6 +50,10 @@ export const siteSchema = z.object({
   url: z.string(),
   isDefault: z.boolean(),
   createdAt: z.string(),
+  /** The site's name as its pages show it (optional: events from older versions lack it). */
+  title: z.string().optional(),
+  /** A line describing the site, when it has one. */
+  description: z.string().optional(),
 });
 export type Site = z.infer<typeof siteSchema>;
 

@@ -31,6 +31,7 @@ export function publicSite(ctx: PublishingContext, site: SiteDoc): Site {
     url: siteUrl(ctx, site),
     isDefault: site.isDefault,
     createdAt: formatOffsetTime(site.createdAt),
+    title: siteName(site),
   };
 }
 

@@ -1,0 +1,131 @@
+// What the feeds service answers and announces: the follow graph (for the Microsub adapter and push)
+// and timelines in the shape Microsub serves, plus article extraction for the reader.
+import { z } from 'zod';
+import { defineEvent, defineRequest } from './bus.js';
+import { userIdSchema } from './identity.js';
+
+/** A user as a follow list or a timeline item shows them. */
+export const cardSchema = z.object({
+  userId: userIdSchema,
+  username: z.string(),
+  name: z.string(),
+  /** Profile URL (the user's `me`: default site URL, or `{PUBLIC_URL}/{username}/`). */
+  url: z.string(),
+  /** Avatar URL, `""` when none. */
+  photo: z.string(),
+});
+export type Card = z.infer<typeof cardSchema>;
+
+/** Someone started following someone (push uses it for "new follower"). Not sent for a repeated follow. */
+export const followCreated = defineEvent(
+  'feeds',
+  'follow',
+  'created',
+  z.object({
+    followerId: userIdSchema,
+    followerUsername: z.string(),
+    followeeId: userIdSchema,
+    followeeUsername: z.string(),
+    /** Offset form. */
+    createdAt: z.string(),
+  }),
+);
+
+export const TIMELINE_KINDS = ['default', 'mentions'] as const;
+export const timelineKindSchema = z.enum(TIMELINE_KINDS);
+export type TimelineKind = z.infer<typeof timelineKindSchema>;
+
+export const timelineItemSchema = z.object({
+  /** The post id as a string (Microsub `_id`). */
+  id: z.string(),
+  postId: z.number().int().positive(),
+  url: z.string(),
+  /** `""` when the post has no title. */
+  title: z.string(),
+  contentHtml: z.string(),
+  contentText: z.string(),
+  /** Offset form. */
+  publishedAt: z.string(),
+  photos: z.array(z.string()),
+  author: cardSchema,
+});
+export type TimelineItem = z.infer<typeof timelineItemSchema>;
+
+/**
+ * A page of a user's timeline (`default`: own posts and those of followed users; `mentions`: posts
+ * mentioning the user), newest first. Cursors are opaque: `before` pages to older items, `after`
+ * to newer ones. An unknown user → 404; a malformed cursor → 400.
+ */
+export const timelineGet = defineRequest(
+  'feeds',
+  'timeline',
+  'get',
+  z.object({
+    userId: userIdSchema,
+    kind: timelineKindSchema,
+    before: z.string().max(200).optional(),
+    after: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(100).default(20),
+  }),
+  z.object({
+    items: z.array(timelineItemSchema),
+    /** Cursor for the next older page; absent at the end. */
+    before: z.string().optional(),
+    /** Cursor for items newer than this page; absent when the page is empty. */
+    after: z.string().optional(),
+  }),
+);
+
+/** Whom to follow: a username, or a profile URL (`me`) of a user of this service. */
+const followTargetSchema = z.union([
+  z.object({ userId: userIdSchema, username: z.string().min(1).max(64) }),
+  z.object({ userId: userIdSchema, url: z.string().min(1).max(2048) }),
+]);
+
+/** Follow (idempotent). Unknown target → 404; self → 400. Answers the followed user's card. */
+export const followCreate = defineRequest(
+  'feeds',
+  'follow',
+  'create',
+  followTargetSchema,
+  z.object({ following: cardSchema }),
+);
+
+/** Unfollow (idempotent). Unknown target → 404. */
+export const followDelete = defineRequest(
+  'feeds',
+  'follow',
+  'delete',
+  followTargetSchema,
+  z.object({ unfollowed: cardSchema }),
+);
+
+/** Everyone `userId` follows, by username. */
+export const followingList = defineRequest(
+  'feeds',
+  'following',
+  'list',
+  z.object({ userId: userIdSchema }),
+  z.object({ items: z.array(cardSchema) }),
+);
+
+/**
+ * Fetch a page (safe fetcher) and extract its article (Readability), sanitised. `found: false` when
+ * the page cannot be fetched or has no readable article.
+ */
+export const articleExtract = defineRequest(
+  'feeds',
+  'article',
+  'extract',
+  z.object({ url: z.string().min(1).max(2048) }),
+  z.discriminatedUnion('found', [
+    z.object({
+      found: z.literal(true),
+      url: z.string(),
+      title: z.string(),
+      contentHtml: z.string(),
+      excerpt: z.string(),
+    }),
+    z.object({ found: z.literal(false), reason: z.string() }),
+  ]),
+);
