@@ -19,7 +19,7 @@ import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService } from '@murmur/publishing';
 import { createFeedsService, type FeedsConfig } from '../src/index.js';
-import type { V1} from './jsonfeed.js';
+import type { V1 } from './jsonfeed.js';
 import { assertJsonFeed, V1_1 } from './jsonfeed.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
