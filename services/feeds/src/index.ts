@@ -59,6 +59,7 @@ export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDe
         index: new PostIndex(),
         following: new FollowingCache(config.FEEDS_FOLLOWING_CACHE_USERS),
         profiles: { rev: 0 },
+        startedAt: (options.clock ?? systemClock).now(),
         saveLimiter: createSaveLimiter(store, config.FEEDS_SAVES_PER_MINUTE),
       };
       registerFeedsJobs(jobs, ctx);

@@ -24,6 +24,8 @@ export interface FeedsContext {
   following: FollowingCache;
   /** Newest revision of any user or site copy: profile changes alter every feed's author cards. */
   profiles: { rev: number };
+  /** When this process started: the Last-Modified of a feed that never changed. */
+  startedAt: Date;
   /** Bookmarks and read-later saves per user per minute. */
   saveLimiter: StoreRateLimiter;
 }

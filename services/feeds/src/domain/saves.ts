@@ -305,7 +305,9 @@ function queueUrls(ctx: FeedsContext, user: UserDoc, token: string): QueueUrls {
 
 export async function queueToken(ctx: FeedsContext, userId: number): Promise<QueueUrls> {
   const user = await owner(ctx, userId);
-  const doc = await ctx.store.ensureQueueToken(userId, randomToken(), ctx.clock.now());
+  const now = ctx.clock.now();
+  const doc = await ctx.store.ensureQueueToken(userId, randomToken(), now);
+  if (doc.createdAt.getTime() === now.getTime()) await ctx.store.markQueueChanged(userId, now);
   return queueUrls(ctx, user, doc.token);
 }
 

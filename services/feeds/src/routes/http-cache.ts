@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatHttpDate } from '@murmur/platform';
-import type { Clock } from '../domain/context.js';
+import type { FeedsContext } from '../domain/context.js';
 import type { FeedView } from '../domain/views.js';
 import type { JsonFeed } from './schemas.js';
 
@@ -46,7 +46,7 @@ export async function answerFeed(
   request: FastifyRequest,
   reply: FastifyReply,
   view: FeedView,
-  clock: Clock,
+  ctx: Pick<FeedsContext, 'clock' | 'startedAt'>,
 ): Promise<JsonFeed | undefined> {
   let body: JsonFeed | undefined;
   let tag = view.validator;
@@ -56,8 +56,10 @@ export async function answerFeed(
   }
   const etag = `"${tag}"`;
   reply.header('etag', etag);
-  const second = Math.floor(view.changedAtMs / 1000);
-  const announced = view.changedAtMs > 0 && second < Math.floor(clock.now().getTime() / 1000);
+  // A feed that never changed (nothing in it yet) dates from this process's start.
+  const changedAtMs = view.changedAtMs > 0 ? view.changedAtMs : ctx.startedAt.getTime();
+  const second = Math.floor(changedAtMs / 1000);
+  const announced = second < Math.floor(ctx.clock.now().getTime() / 1000);
   if (announced) reply.header('last-modified', formatHttpDate(new Date(second * 1000)));
 
   const ifNoneMatch = request.headers['if-none-match'];

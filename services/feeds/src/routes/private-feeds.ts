@@ -20,7 +20,7 @@ export function registerPrivateFeedRoutes(scope: FastifyInstance, ctx: FeedsCont
     params: queueParams,
     response: { 200: jsonFeedSchema },
     handler: async ({ params, request, reply }) =>
-      answerFeed(request, reply, await privateBookmarksView(ctx, params.username, params.token), ctx.clock),
+      answerFeed(request, reply, await privateBookmarksView(ctx, params.username, params.token), ctx),
   });
 
   defineRoute(scope, {
@@ -29,6 +29,6 @@ export function registerPrivateFeedRoutes(scope: FastifyInstance, ctx: FeedsCont
     params: queueParams,
     response: { 200: jsonFeedSchema },
     handler: async ({ params, request, reply }) =>
-      answerFeed(request, reply, await privateReadLaterView(ctx, params.username, params.token), ctx.clock),
+      answerFeed(request, reply, await privateReadLaterView(ctx, params.username, params.token), ctx),
   });
 }

@@ -18,14 +18,14 @@ export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsConte
     method: 'GET',
     url: '/feeds/photos.json',
     response: { 200: jsonFeedSchema },
-    handler: ({ request, reply }) => answerFeed(request, reply, photosView(ctx), ctx.clock),
+    handler: ({ request, reply }) => answerFeed(request, reply, photosView(ctx), ctx),
   });
 
   defineRoute(scope, {
     method: 'GET',
     url: '/blogroll.org.json',
     response: { 200: jsonFeedSchema },
-    handler: async ({ request, reply }) => answerFeed(request, reply, await blogrollView(ctx), ctx.clock),
+    handler: async ({ request, reply }) => answerFeed(request, reply, await blogrollView(ctx), ctx),
   });
 
   defineRoute(scope, {
@@ -35,7 +35,7 @@ export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsConte
     input: z.object({ count: countParam }),
     response: { 200: jsonFeedSchema },
     handler: async ({ params, input, request, reply }) =>
-      answerFeed(request, reply, await timelineView(ctx, params.username, input.count), ctx.clock),
+      answerFeed(request, reply, await timelineView(ctx, params.username, input.count), ctx),
   });
 
   defineRoute(scope, {
@@ -45,7 +45,7 @@ export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsConte
     input: z.object({ count: countParam }),
     response: { 200: jsonFeedSchema },
     handler: async ({ params, input, request, reply }) =>
-      answerFeed(request, reply, await mentionsView(ctx, params.username, input.count), ctx.clock),
+      answerFeed(request, reply, await mentionsView(ctx, params.username, input.count), ctx),
   });
 
   defineRoute(scope, {
@@ -54,6 +54,6 @@ export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsConte
     params: usernameParam,
     response: { 200: jsonFeedSchema },
     handler: async ({ params, request, reply }) =>
-      answerFeed(request, reply, await webmentionsView(ctx, params.username), ctx.clock),
+      answerFeed(request, reply, await webmentionsView(ctx, params.username), ctx),
   });
 }

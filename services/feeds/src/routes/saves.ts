@@ -57,7 +57,7 @@ export function registerSaveRoutes(scope: FastifyInstance, ctx: FeedsContext): v
           podcasts,
           ...(input.before_id !== undefined ? { beforeId: input.before_id } : {}),
         });
-        return answerFeed(request, reply, { changedAtMs: 0, build: async () => body }, ctx.clock);
+        return answerFeed(request, reply, { changedAtMs: 0, build: async () => body }, ctx);
       },
     });
   }
