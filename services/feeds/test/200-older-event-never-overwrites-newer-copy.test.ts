@@ -2,7 +2,7 @@
 // event never overwrites a newer copy, in the store or in the index; a deletion is a tombstone that an
 // older publication cannot undo.
 import { expect, it } from '@jest/globals';
-import type { publishing} from '@murmur/contracts';
+import type { publishing } from '@murmur/contracts';
 import { type EventEnvelope } from '@murmur/contracts';
 import { openStore } from '@murmur/platform';
 import { applyPostEvent } from '../src/domain/copies.js';
