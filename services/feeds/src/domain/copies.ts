@@ -127,6 +127,6 @@ export async function applyMentionDeleted(
 
 /** Builds the index from the stored copies (at start). */
 export async function loadIndex(ctx: FeedsContext): Promise<void> {
-  for (const doc of await ctx.store.allPostHeads()) ctx.index.apply(headOf(doc));
+  ctx.index.load((await ctx.store.allPostHeads()).map(headOf));
   ctx.profiles.rev = Math.max(await ctx.store.newestRev('users'), await ctx.store.newestRev('sites'));
 }

@@ -64,6 +64,42 @@ export class PostIndex {
     return this.heads.size;
   }
 
+  /**
+   * Loads many heads at once (at start): sorted once, then appended, so building the index from
+   * 200,000 posts is n log n rather than one sorted insertion each.
+   */
+  load(heads: Iterable<PostHead>): void {
+    const fresh: PostHead[] = [];
+    for (const head of heads) {
+      if (this.heads.size > 0 && this.heads.has(head.id)) {
+        this.apply(head);
+        continue;
+      }
+      this.heads.set(head.id, head);
+      this.bump(this.authorRev, head.authorId, head.rev);
+      for (const id of head.mentionIds) this.bump(this.mentionRev, id, head.rev);
+      if (head.hasPhotos) this.photosRevValue = Math.max(this.photosRevValue, head.rev);
+      if (head.visible) fresh.push(head);
+    }
+    fresh.sort((a, b) => b.publishedAtMs - a.publishedAtMs || b.id - a.id);
+    const append = (map: Map<number, PostHead[]>, key: number, head: PostHead) => {
+      const list = map.get(key);
+      if (list) list.push(head);
+      else map.set(key, [head]);
+    };
+    const wasEmpty = this.all.length === 0;
+    for (const head of fresh) {
+      if (!wasEmpty) {
+        this.link(head);
+        continue;
+      }
+      append(this.byAuthor, head.authorId, head);
+      for (const id of head.mentionIds) append(this.byMention, id, head);
+      if (head.hasPhotos) this.photos.push(head);
+      this.all.push(head);
+    }
+  }
+
   /** Applies a head unless the index holds the same or a newer revision of that post. */
   apply(head: PostHead): boolean {
     const old = this.heads.get(head.id);
