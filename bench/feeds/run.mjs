@@ -110,7 +110,14 @@ async function main() {
     // A user with mentions: the author mentioned in the newest mentioning post is not known here, so
     // take a user and check the feed answers (about 1 mention per user on average).
     log('measuring through the gateway (sequential requests):');
+    // The machine's noise floor: the gateway answering its own health check, no service involved.
+    const floor = await measure(
+      'GET /healthz of the gateway (noise floor)',
+      SAMPLES,
+      async () => (await get(server, '/healthz')).ms,
+    );
     const results = {
+      noiseFloor: floor,
       timelineHeavy: await measure(
         `GET /feeds/${server.heavy}.json (follows 2,000)`,
         SAMPLES,

@@ -168,12 +168,22 @@ function nextUrl(
     : undefined;
 }
 
-export async function bookmarksFeed(
+export async function bookmarksView(
   ctx: FeedsContext,
   userId: number,
   options: { count: number; beforeId?: string; podcasts: boolean },
-) {
+): Promise<FeedView> {
   const user = await owner(ctx, userId);
+  const body = await bookmarksFeed(ctx, user, options);
+  return { changedAtMs: user.queueChangedAt?.getTime() ?? 0, build: async () => body };
+}
+
+async function bookmarksFeed(
+  ctx: FeedsContext,
+  user: UserDoc,
+  options: { count: number; beforeId?: string; podcasts: boolean },
+) {
+  const userId = user._id;
   let beforeId: number | undefined;
   if (options.beforeId !== undefined) {
     beforeId = parseSavedId(options.beforeId, 'bm');

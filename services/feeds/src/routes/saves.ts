@@ -7,7 +7,7 @@ import type { FeedsContext } from '../domain/context.js';
 import {
   archive,
   bookmarkPost,
-  bookmarksFeed,
+  bookmarksView,
   bookmarkUrl,
   deleteBookmark,
   queueToken,
@@ -52,12 +52,12 @@ export function registerSaveRoutes(scope: FastifyInstance, ctx: FeedsContext): v
       input: z.object({ count: countParam, before_id: zParam.string({ max: 40, trim: true }).optional() }),
       response: { 200: jsonFeedSchema },
       handler: async ({ input, auth, request, reply }) => {
-        const body = await bookmarksFeed(ctx, auth.userId, {
+        const view = await bookmarksView(ctx, auth.userId, {
           count: input.count,
           podcasts,
           ...(input.before_id !== undefined ? { beforeId: input.before_id } : {}),
         });
-        return answerFeed(request, reply, { changedAtMs: 0, build: async () => body }, ctx);
+        return answerFeed(request, reply, view, ctx);
       },
     });
   }
