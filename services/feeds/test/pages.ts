@@ -14,7 +14,7 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-export async function startPageServer(pages: Record<string, Page>): Promise<PageServer> {
+export async function startPageServer(pages: Record<string, Page>, host = '127.0.0.1'): Promise<PageServer> {
   const hits: string[] = [];
   const server: Server = createServer((req, res) => {
     hits.push(req.url ?? '');
@@ -25,10 +25,10 @@ export async function startPageServer(pages: Record<string, Page>): Promise<Page
     }
     res.writeHead(page.status ?? 200, { 'content-type': page.type }).end(page.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     hits,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
