@@ -65,11 +65,11 @@ describe('POST /posts/bookmarks', () => {
     const page = (await save(ada, { url: `${pages.url}/episode` })).json();
     const file = (await save(ada, { url: `${pages.url}/show.m4a` })).json();
     const listen = await eventually(async () => {
-      const res = await h.request('GET', '/posts/bookmarks/listenlater', { token: ada.token });
-      return res.json().items.length === 2 ? res.json() : undefined;
+      const feed = await h.authedFeed('/posts/bookmarks/listenlater', ada.token);
+      return feed.items.length === 2 ? feed : undefined;
     });
     expect(listen.version).toBe('https://jsonfeed.org/version/1.1');
-    expect(listen.items.map((i: { id: string }) => i.id)).toEqual([file.id, page.id]);
+    expect(listen.items.map((i) => i.id)).toEqual([file.id, page.id]);
     expect(listen.items[1].attachments).toEqual([{ url: `${pages.url}/ep12.mp3`, mime_type: 'audio/mpeg' }]);
     expect(listen.items[0].attachments).toEqual([{ url: `${pages.url}/show.m4a`, mime_type: 'audio/mp4' }]);
     const feed = await h.feed(privateUrl, V1);
@@ -90,7 +90,7 @@ describe('POST /posts/bookmarks', () => {
       return r.statusCode === 200 ? r : undefined;
     });
     expect(res.json()).toEqual({ id: expect.stringMatching(/^bm-/), url: 'https://bob.example/77' });
-    const list = (await h.request('GET', '/posts/bookmarks', { token: ada.token })).json();
+    const list = await h.authedFeed('/posts/bookmarks', ada.token);
     expect(list.items[0]).toMatchObject({
       url: 'https://bob.example/77',
       title: 'Bob’s post',
@@ -116,18 +116,17 @@ describe('POST /posts/bookmarks', () => {
 
 describe('GET /posts/bookmarks', () => {
   it('pages newest first with count and before_id, with next_url', async () => {
-    const all = (await h.request('GET', '/posts/bookmarks', { token: ada.token })).json();
+    const all = await h.authedFeed('/posts/bookmarks', ada.token);
     expect(all.items.length).toBe(4);
-    const first = (await h.request('GET', '/posts/bookmarks?count=2', { token: ada.token })).json();
+    const first = await h.authedFeed('/posts/bookmarks?count=2', ada.token);
     expect(first.items.map((i: { id: string }) => i.id)).toEqual(
       all.items.slice(0, 2).map((i: { id: string }) => i.id),
     );
-    expect(first.next_url).toBe(`${h.publicUrl}/posts/bookmarks?count=2&before_id=${first.items[1].id}`);
-    const next = (
-      await h.request('GET', new URL(first.next_url).pathname + new URL(first.next_url).search, {
-        token: ada.token,
-      })
-    ).json();
+    expect(first.next_url).toBe(`${h.publicUrl}/posts/bookmarks?count=2&before_id=${first.items[1]!.id}`);
+    const next = await h.authedFeed(
+      new URL(first.next_url!).pathname + new URL(first.next_url!).search,
+      ada.token,
+    );
     expect(next.items.map((i: { id: string }) => i.id)).toEqual(
       all.items.slice(2, 4).map((i: { id: string }) => i.id),
     );
@@ -136,15 +135,15 @@ describe('GET /posts/bookmarks', () => {
   });
 
   it('shows nothing of another user’s bookmarks', async () => {
-    const bobs = (await h.request('GET', '/posts/bookmarks', { token: bob.token })).json();
+    const bobs = await h.authedFeed('/posts/bookmarks', bob.token);
     expect(bobs.items).toEqual([]);
   });
 });
 
 describe('DELETE /posts/bookmarks/{id}', () => {
   it('deletes the user’s own bookmark and 404s anyone else’s', async () => {
-    const all = (await h.request('GET', '/posts/bookmarks', { token: ada.token })).json();
-    const id = all.items[0].id as string;
+    const all = await h.authedFeed('/posts/bookmarks', ada.token);
+    const id = all.items[0]!.id;
     const asBob = await h.request('DELETE', `/posts/bookmarks/${id}`, { token: bob.token });
     expect(asBob.statusCode).toBe(404);
     const res = await h.request('DELETE', `/posts/bookmarks/${id}`, { token: ada.token });
@@ -154,7 +153,7 @@ describe('DELETE /posts/bookmarks/{id}', () => {
     expect((await h.request('DELETE', '/posts/bookmarks/nonsense', { token: ada.token })).statusCode).toBe(
       404,
     );
-    const after = (await h.request('GET', '/posts/bookmarks', { token: ada.token })).json();
+    const after = await h.authedFeed('/posts/bookmarks', ada.token);
     expect(after.items.map((i: { id: string }) => i.id)).not.toContain(id);
   });
 });

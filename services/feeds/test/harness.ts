@@ -61,6 +61,8 @@ export interface Harness {
   ): Promise<WireResponse>;
   /** GET of a JSON Feed: checks status 200 and validates against the schema of `version`. */
   feed(path: string, version?: typeof V1 | typeof V1_1, headers?: Record<string, string>): Promise<Feed>;
+  /** The same with a Bearer token (the bookmark API's feeds). */
+  authedFeed(path: string, token: string): Promise<Feed>;
   /** Follow `username` as `who` through the HTTP API (expects 200). */
   follow(who: Account, username: string): Promise<void>;
   /** XML-RPC call to publishing (only with `publishing: true`). */
@@ -267,6 +269,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const body = res.json() as Feed;
       assertJsonFeed(body, version);
       return { ...body, response: res };
+    },
+    async authedFeed(path, token) {
+      return harness.feed(path, V1_1, { authorization: `Bearer ${token}` });
     },
     async follow(who, username) {
       const res = await request('POST', '/users/follow', { token: who.token, body: { username } });

@@ -36,4 +36,20 @@ export function assertJsonFeed(feed: unknown, version: typeof V1 | typeof V1_1):
   if (actual !== version) throw new Error(`expected a JSON Feed ${version}, got version ${String(actual)}`);
   const errors = jsonFeedErrors(feed);
   if (errors.length > 0) throw new Error(`invalid JSON Feed ${version}: ${JSON.stringify(errors, null, 1)}`);
+  // Beyond the schema: our dates are always in the offset form, and 1.1 items carry `author` as a copy
+  // of the first of `authors` (version 1 items carry `author` only — the v1 schema refuses `authors`).
+  for (const item of (feed as { items: Record<string, unknown>[] }).items) {
+    for (const key of ['date_published', 'date_modified']) {
+      const value = item[key];
+      if (value !== undefined && !(typeof value === 'string' && OFFSET_TIME.test(value)))
+        throw new Error(`item ${String(item.id)}: ${key} ${String(value)} is not in the +00:00 form`);
+    }
+    if (version === V1_1 && item.authors !== undefined) {
+      const first = (item.authors as unknown[])[0];
+      if (JSON.stringify(item.author) !== JSON.stringify(first))
+        throw new Error(`item ${String(item.id)}: author is not a copy of authors[0]`);
+    }
+  }
 }
+
+const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
