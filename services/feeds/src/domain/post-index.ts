@@ -60,8 +60,15 @@ export class PostIndex {
   private readonly mentionRev = new Map<number, number>();
   private photosRevValue = 0;
 
+  /** Bumped by every change: a cached selection made at the same version is still right. */
+  private versionValue = 0;
+
   get size(): number {
     return this.heads.size;
+  }
+
+  get version(): number {
+    return this.versionValue;
   }
 
   /**
@@ -69,6 +76,7 @@ export class PostIndex {
    * 200,000 posts is n log n rather than one sorted insertion each.
    */
   load(heads: Iterable<PostHead>): void {
+    this.versionValue += 1;
     const fresh: PostHead[] = [];
     for (const head of heads) {
       if (this.heads.size > 0 && this.heads.has(head.id)) {
@@ -104,6 +112,7 @@ export class PostIndex {
   apply(head: PostHead): boolean {
     const old = this.heads.get(head.id);
     if (old && old.rev >= head.rev) return false;
+    this.versionValue += 1;
     if (old?.visible) this.unlink(old);
     this.heads.set(head.id, head);
     if (head.visible) this.link(head);

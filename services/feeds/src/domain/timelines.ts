@@ -13,6 +13,50 @@ import { validatorOf, type FeedView } from './views.js';
 
 export const PHOTOS_LIMIT = 50;
 
+/**
+ * The page a feed selected and its validators, remembered per (feed, user, count) while nothing
+ * they depend on changed: the index's version, the profiles' revision and the user's follow graph.
+ * Polling readers (and their 304s) then cost a lookup instead of a merge.
+ */
+interface Selection {
+  stamp: string;
+  heads: PostHead[];
+  validator: string;
+  changedAtMs: number;
+}
+
+const MAX_SELECTIONS = 10_000;
+const selections = new WeakMap<FeedsContext, Map<string, Selection>>();
+
+function selectionCache(ctx: FeedsContext): Map<string, Selection> {
+  let cache = selections.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    selections.set(ctx, cache);
+  }
+  return cache;
+}
+
+async function select(
+  ctx: FeedsContext,
+  key: string,
+  graphVersion: number,
+  compute: () => Promise<Omit<Selection, 'stamp'>>,
+): Promise<Selection> {
+  const cache = selectionCache(ctx);
+  const stamp = `${ctx.index.version}:${ctx.profiles.rev}:${graphVersion}`;
+  const hit = cache.get(key);
+  if (hit?.stamp === stamp) return hit;
+  const fresh = { stamp, ...(await compute()) };
+  cache.delete(key);
+  cache.set(key, fresh);
+  if (cache.size > MAX_SELECTIONS) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  return fresh;
+}
+
 async function postsInOrder(ctx: FeedsContext, heads: PostHead[]): Promise<PostDoc[]> {
   if (heads.length === 0) return [];
   const docs = await ctx.store.postsByIds(heads.map((h) => h.id));
@@ -42,23 +86,34 @@ function feedUrl(ctx: FeedsContext, path: string): string {
 
 export async function timelineView(ctx: FeedsContext, username: string, count: number): Promise<FeedView> {
   const user = await userByUsernameOr404(ctx, username);
-  const authors = await timelineAuthors(ctx, user);
-  const heads = ctx.index.timeline(authors, count);
-  const changedAtMs = Math.max(
-    revisionTime(ctx.index.authorsRev(authors)),
-    user.graphChangedAt?.getTime() ?? 0,
-    revisionTime(ctx.profiles.rev),
+  const { heads, validator, changedAtMs } = await select(
+    ctx,
+    `timeline:${user._id}:${count}`,
+    user.graphVersion ?? 0,
+    async () => {
+      const authors = await timelineAuthors(ctx, user);
+      const heads = ctx.index.timeline(authors, count);
+      return {
+        heads,
+        changedAtMs: Math.max(
+          revisionTime(ctx.index.authorsRev(authors)),
+          user.graphChangedAt?.getTime() ?? 0,
+          revisionTime(ctx.profiles.rev),
+        ),
+        validator: validatorOf([
+          'timeline',
+          user._id,
+          user.username,
+          count,
+          user.graphVersion ?? 0,
+          headsKey(heads),
+          ctx.profiles.rev,
+        ]),
+      };
+    },
   );
   return {
-    validator: validatorOf([
-      'timeline',
-      user._id,
-      user.username,
-      count,
-      user.graphVersion ?? 0,
-      headsKey(heads),
-      ctx.profiles.rev,
-    ]),
+    validator,
     changedAtMs,
     async build() {
       const posts = await postsInOrder(ctx, heads);
@@ -78,10 +133,29 @@ export async function timelineView(ctx: FeedsContext, username: string, count: n
 
 export async function mentionsView(ctx: FeedsContext, username: string, count: number): Promise<FeedView> {
   const user = await userByUsernameOr404(ctx, username);
-  const heads = ctx.index.mentions(user._id, count);
+  const { heads, validator, changedAtMs } = await select(
+    ctx,
+    `mentions:${user._id}:${count}`,
+    0,
+    async () => {
+      const heads = ctx.index.mentions(user._id, count);
+      return {
+        heads,
+        validator: validatorOf([
+          'mentions',
+          user._id,
+          user.username,
+          count,
+          headsKey(heads),
+          ctx.profiles.rev,
+        ]),
+        changedAtMs: Math.max(revisionTime(ctx.index.mentionsRev(user._id)), revisionTime(ctx.profiles.rev)),
+      };
+    },
+  );
   return {
-    validator: validatorOf(['mentions', user._id, user.username, count, headsKey(heads), ctx.profiles.rev]),
-    changedAtMs: Math.max(revisionTime(ctx.index.mentionsRev(user._id)), revisionTime(ctx.profiles.rev)),
+    validator,
+    changedAtMs,
     async build() {
       const posts = await postsInOrder(ctx, heads);
       const profiles = await profilesOf(ctx, [user._id, ...posts.map((p) => p.userId)]);
