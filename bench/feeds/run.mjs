@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Feeds benchmark (bench/feeds/README.md… see bench/README.md): 10,000 users, 200,000 posts, one user
+// Feeds benchmark (bench/README.md "Feeds timelines"): 10,000 users, 200,000 posts, one user
 // following 2,000 others and one followed by 5,000, on the embedded store, measured through the
 // gateway. Run after a build, from the repository root (or `npm run bench -- feeds`):
 //   node bench/feeds/run.mjs [--users=10000] [--posts=200000] [--samples=300] [--store=file|memory]

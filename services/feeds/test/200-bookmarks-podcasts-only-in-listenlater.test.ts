@@ -70,8 +70,8 @@ describe('POST /posts/bookmarks', () => {
     });
     expect(listen.version).toBe('https://jsonfeed.org/version/1.1');
     expect(listen.items.map((i) => i.id)).toEqual([file.id, page.id]);
-    expect(listen.items[1].attachments).toEqual([{ url: `${pages.url}/ep12.mp3`, mime_type: 'audio/mpeg' }]);
-    expect(listen.items[0].attachments).toEqual([{ url: `${pages.url}/show.m4a`, mime_type: 'audio/mp4' }]);
+    expect(listen.items[1]!.attachments).toEqual([{ url: `${pages.url}/ep12.mp3`, mime_type: 'audio/mpeg' }]);
+    expect(listen.items[0]!.attachments).toEqual([{ url: `${pages.url}/show.m4a`, mime_type: 'audio/mp4' }]);
     const feed = await h.feed(privateUrl, V1);
     expect(ids(feed)).not.toContain(page.id);
     expect(ids(feed)).not.toContain(file.id);
