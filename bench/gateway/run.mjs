@@ -170,6 +170,7 @@ function summary(result) {
 async function main() {
   const identityPort = await freePort();
   const gatewayPort = await freePort();
+  const internalPort = await freePort();
   const adminToken = randomBytes(32).toString('base64url');
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-'));
   const publicUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -194,9 +195,11 @@ async function main() {
       PUBLIC_URL: publicUrl,
       IDENTITY_URL: identityUrl,
       GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+      GATEWAY_INTERNAL_PORT: String(internalPort),
       LOG_LEVEL: logLevel,
     });
-    await waitForOk(gateway, `${publicUrl}/readyz`);
+    // The aggregate /readyz is on the gateway's internal port only.
+    await waitForOk(gateway, `http://127.0.0.1:${internalPort}/readyz`);
 
     const token = await createUserToken(identityUrl, adminToken);
     const direct = `${identityUrl}/account/me`;

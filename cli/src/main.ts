@@ -11,6 +11,7 @@ async function start(): Promise<void> {
   const running = await startSingleProcess(process.env);
   const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${running.port}`;
   process.stdout.write(`Murmur is listening on ${publicUrl} (bound to ${running.url})\n`);
+  process.stdout.write(`Metrics and readiness (not public): ${running.internalUrl}/metrics, /readyz\n`);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

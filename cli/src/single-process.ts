@@ -1,7 +1,7 @@
-// Single-process mode (DESIGN.md §2): the gateway and every service in one Node process, one shared bus,
+// Single-process mode (docs/architecture.md, run modes): the gateway and every service in one Node process, one shared bus,
 // each service with its own store under DATA_DIR. Services listen on loopback ports and the gateway
 // proxies to them over HTTP, so the request path is the same as in the distributed mode.
-import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+import { createGatewayServers, gatewayConfigSchema } from '@murmur/gateway';
 import {
   baseConfigShape,
   connectBus,
@@ -21,6 +21,11 @@ export interface SingleProcess {
   /** The gateway's URL as bound (e.g. http://127.0.0.1:8080). */
   url: string;
   port: number;
+  /**
+   * The gateway's internal server as bound (GATEWAY_INTERNAL_PORT on INTERNAL_HOST, by default
+   * http://127.0.0.1:9090): /metrics and the aggregate /readyz, which the public port does not answer.
+   */
+  internalUrl: string;
   /** Loopback URL of each service. */
   serviceUrls: Record<string, string>;
   adminToken: string;
@@ -35,7 +40,11 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
     logger.info({ file: adminTokenFile(config.DATA_DIR) }, 'created an admin token for the murmur CLI');
   const serviceEnv = { ...env, MURMUR_ADMIN_TOKEN: admin.token };
 
-  const bus: Bus = await connectBus(config.BUS_URL, { service: 'murmur', logger });
+  const bus: Bus = await connectBus(config.BUS_URL, {
+    service: 'murmur',
+    logger,
+    streamReplicas: config.BUS_STREAM_REPLICAS,
+  });
   const started: Array<{ name: string; stop(): Promise<void> }> = [];
   const serviceUrls: Record<string, string> = {};
   try {
@@ -54,10 +63,17 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
       serviceUrls[def.name] = running.url;
     }
     const gatewayConfig = loadConfig(gatewayConfigSchema, serviceEnv);
-    const gateway = await createGateway({
+    const { app: gateway, internal } = await createGatewayServers({
       config: gatewayConfig,
       targets: serviceUrls,
       logger: createLogger({ service: 'gateway', level: config.LOG_LEVEL }),
+    });
+    // Stopped in reverse: the public gateway first, then its internal server, then the services.
+    started.push({ name: 'gateway (internal)', stop: () => internal.close() });
+    started.push({ name: 'gateway', stop: () => gateway.close() });
+    const internalUrl = await internal.listen({
+      host: gatewayConfig.INTERNAL_HOST,
+      port: gatewayConfig.GATEWAY_INTERNAL_PORT,
     });
     const address = await gateway.listen({ host: config.HOST, port: config.PORT });
     const port = new URL(address).port ? Number(new URL(address).port) : config.PORT;
@@ -65,12 +81,12 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
     return {
       url: address,
       port,
+      internalUrl,
       serviceUrls,
       adminToken: admin.token,
       async stop() {
         if (stopped) return;
         stopped = true;
-        await gateway.close();
         for (const s of started.reverse()) await s.stop();
         await bus.close();
       },

@@ -38,6 +38,7 @@ describe('murmur CLI against a single process', () => {
   beforeAll(async () => {
     murmur = await startSingleProcess({
       PORT: String(await freePort()),
+      GATEWAY_INTERNAL_PORT: '0', // any free port: tests run side by side
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       BUS_URL: `memory:cli-${process.pid}`,

@@ -17,6 +17,7 @@ import {
 } from '@murmur/platform';
 import {
   BASE_DIR,
+  composeBindMounts,
   composeCommand,
   composeDeclaredPorts,
   composeEnv,
@@ -24,10 +25,12 @@ import {
   containerEnv,
   dockerfileArg,
   entryOf,
+  expansionOnly,
   exposedPorts,
   literal,
   loadBase,
   loadCompose,
+  natsConfFacts,
   ofKind,
   processesWithEntry,
   readRepoFile,
@@ -39,11 +42,14 @@ import {
   selects,
   sourceOf,
   urlTargets,
+  type ComposeService,
   type Env,
+  type K8sObject,
   type PodDisruptionBudget,
   type ServiceObject,
   type Workload,
 } from './support/manifests.js';
+import { MONGO_AUTH_SOURCE, SERVICES, databaseOf, mongoPasswordVar, natsPasswordVar } from '../src/access.js';
 
 interface FieldSchema {
   safeParse(value: unknown): { success: boolean; data?: unknown; error?: { issues: { message: string }[] } };
@@ -82,12 +88,17 @@ const mainContainer = (w: Workload) =>
   w.spec.template.spec.containers.find((c) => c.name === w.metadata.name)!;
 
 /** Problems with one process's environment as a manifest sets it. */
-function envProblems(process: string, env: Env): string[] {
+function envProblems(process: string, env: Env, plumbing: ReadonlySet<string> = new Set()): string[] {
   const schema = SCHEMAS[process];
   if (!schema) return [`${process} has no config schema in SCHEMAS (deploy/test/manifests.test.ts)`];
   const problems: string[] = [];
   for (const [name, value] of env) {
     const field = schema.shape[name];
+    if (!field && plumbing.has(name)) {
+      if (value.kind !== 'operator' || !value.from.startsWith('Secret'))
+        problems.push(`${name} is expanded into another variable but does not come from a Secret`);
+      continue;
+    }
     if (!field) {
       problems.push(`${name} is not a variable of ${process}'s config schema`);
       continue;
@@ -108,13 +119,18 @@ function envProblems(process: string, env: Env): string[] {
 }
 
 /** The port a process listens on with this environment (its port variable, or the schema's default). */
-function listenPort(process: string, env: Env): number {
-  const field = SCHEMAS[process]?.shape[portVarOf(process)];
-  if (!field) throw new Error(`${process}'s config schema has no ${portVarOf(process)}`);
-  const parsed = field.safeParse(literal(env, portVarOf(process)));
+function listenPort(process: string, env: Env, variable = portVarOf(process)): number {
+  const field = SCHEMAS[process]?.shape[variable];
+  if (!field) throw new Error(`${process}'s config schema has no ${variable}`);
+  const parsed = field.safeParse(literal(env, variable));
   if (!parsed.success || typeof parsed.data !== 'number')
-    throw new Error(`${process}: no usable ${portVarOf(process)}`);
+    throw new Error(`${process}: no usable ${variable}`);
   return parsed.data;
+}
+
+/** Where a process answers /readyz: the gateway only on its internal port (never public). */
+function readyzPort(process: string, env: Env): number {
+  return process === 'gateway' ? listenPort(process, env, 'GATEWAY_INTERNAL_PORT') : listenPort(process, env);
 }
 
 /** The variables whose values are URLs of other parts of the deployment. */
@@ -210,9 +226,9 @@ describe('docker-compose.yml', () => {
       expect(repoFileExists(sourceOf(entryOf(name)))).toBe(true);
     });
 
-    it('has a health check on /readyz at the port it listens on', () => {
+    it('has a health check on /readyz at the port it serves it on', () => {
       const test = [service.healthcheck?.test ?? []].flat().join(' ');
-      expect(test).toContain(`127.0.0.1:${listenPort(name, env)}/readyz`);
+      expect(test).toContain(`127.0.0.1:${readyzPort(name, env)}/readyz`);
     });
 
     it('points its URLs at compose services, on the ports they listen on, and waits for them to be healthy', () => {
@@ -269,16 +285,27 @@ describe('docker-compose.yml', () => {
 
     const nats = find('nats')!;
     const args = composeCommand(nats);
-    expect(args.some((a) => a === '-js' || a === '--jetstream')).toBe(true);
-    const storeDir = args[args.findIndex((a) => a === '-sd' || a === '--store_dir') + 1];
-    expect(composeWritablePaths(nats)).toContain(storeDir);
-    const monitor = args[args.findIndex((a) => a === '-m' || a === '--http_port') + 1];
-    expect([nats.healthcheck?.test ?? []].flat().join(' ')).toContain(`:${monitor}/healthz`);
+    const configPath = args[args.findIndex((a) => a === '-c' || a === '--config') + 1];
+    const configFile = composeBindMounts(nats).find((m) => m.target === configPath);
+    expect(configFile?.readOnly).toBe(true);
+    const conf = natsConfFacts(readRepoFile(configFile!.source));
+    expect(conf.jetstream).toBe(true);
+    expect(conf.client).toBe(4222);
+    expect(composeDeclaredPorts(nats).sort()).toEqual([conf.client, conf.monitor].sort());
+    expect([nats.healthcheck?.test ?? []].flat().join(' ')).toContain(`:${conf.monitor}/healthz`);
 
     const named = Object.keys(compose.volumes ?? {});
-    for (const s of [mongodb, nats]) {
-      const sources = (s.volumes ?? []).map((v) => (typeof v === 'string' ? v.split(':')[0] : v.source));
-      expect(sources.every((v) => v !== undefined && named.includes(v))).toBe(true);
+    const volumeAt = (s: ComposeService, target: string) =>
+      (s.volumes ?? [])
+        .map((v) => (typeof v === 'string' ? { source: v.split(':')[0], target: v.split(':')[1] } : v))
+        .find((v) => v.target === target)?.source;
+    expect(named).toContain(volumeAt(mongodb, '/data/db'));
+    expect(named).toContain(volumeAt(nats, conf.storeDir!));
+    // Anything else mounted into them is a file of this repository, read-only.
+    for (const s of [mongodb, nats, find('mongodb-users')!]) {
+      for (const m of composeBindMounts(s)) {
+        expect([m.source, repoFileExists(m.source), m.readOnly]).toEqual([m.source, true, true]);
+      }
     }
   });
 });
@@ -322,7 +349,7 @@ describe('deploy/base (kustomize)', () => {
     });
 
     it('sets only variables its config schema reads, with valid values, and every required one', () => {
-      expect(envProblems(name, env)).toEqual([]);
+      expect(envProblems(name, env, expansionOnly(container))).toEqual([]);
     });
 
     it('runs its own entry file from the Murmur image, under tini', () => {
@@ -419,15 +446,16 @@ describe('deploy/base (kustomize)', () => {
     expect(services.filter((s) => literal(env, serviceUrlVar(s)) === undefined)).toEqual([]);
   });
 
-  it('disruption budgets select an existing Deployment and leave room to evict', () => {
+  it('disruption budgets select an existing workload and leave room to evict', () => {
     for (const pdb of ofKind<PodDisruptionBudget>(base.objects, 'PodDisruptionBudget')) {
-      const target = deployments.find((d) =>
+      const target = [...deployments, ...statefulSets].find((d) =>
         selects(pdb.spec.selector.matchLabels, d.spec.template.metadata.labels),
       );
       expect([pdb.metadata.name, target?.metadata.name]).toEqual([pdb.metadata.name, expect.any(String)]);
       if (typeof pdb.spec.minAvailable === 'number') {
         expect(pdb.spec.minAvailable).toBeLessThan(target?.spec.replicas ?? 1);
       }
+      if (typeof pdb.spec.maxUnavailable === 'number') expect(pdb.spec.maxUnavailable).toBeGreaterThan(0);
     }
   });
 
@@ -463,20 +491,370 @@ describe('deploy/base (kustomize)', () => {
     const configMount = container.volumeMounts?.find((m) => configArg.startsWith(`${m.mountPath}/`));
     const volume = nats.spec.template.spec.volumes?.find((v) => v.name === configMount?.name);
     const config = ofKind(base.objects, 'ConfigMap').find((c) => c.metadata.name === volume?.configMap?.name);
-    const text = config?.data?.[configArg.slice(configMount!.mountPath.length + 1)] ?? '';
+    const conf = natsConfFacts(config?.data?.[configArg.slice(configMount!.mountPath.length + 1)] ?? '');
 
-    const storeDir = /store_dir:\s*(\S+)/.exec(/jetstream\s*\{[^}]*\}/.exec(text)?.[0] ?? '')?.[1];
     const dataMount = container.volumeMounts?.find((m) => m.name === 'data')?.mountPath;
-    expect(storeDir).toBeDefined();
-    expect(dataMount && storeDir?.startsWith(dataMount)).toBe(true);
-
-    const monitor = Number(/http_port:\s*(\d+)/.exec(text)?.[1]);
-    const client = Number(/^port:\s*(\d+)/m.exec(text)?.[1]);
-    expect(container.ports?.map((p) => p.containerPort).sort()).toEqual([client, monitor].sort());
-    expect([client, monitor]).toEqual([4222, 8222]);
+    expect(conf.jetstream).toBe(true);
+    expect(dataMount && conf.storeDir?.startsWith(dataMount)).toBe(true);
+    expect([conf.client, conf.monitor, conf.cluster]).toEqual([4222, 8222, 6222]);
+    expect(container.ports?.map((p) => p.containerPort).sort()).toEqual(
+      [conf.client, conf.monitor, conf.cluster].sort(),
+    );
     for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
       expect(probe?.httpGet?.path).toMatch(/^\/healthz/);
-      expect(resolvePort(probe?.httpGet?.port, container)).toBe(monitor);
+      expect(resolvePort(probe?.httpGet?.port, container)).toBe(conf.monitor);
     }
+  });
+
+  it('runs NATS as a three-node JetStream cluster whose members find each other before they are ready', () => {
+    const nats = statefulSets.find((s) => s.metadata.name === 'nats')! as Workload & {
+      spec: { podManagementPolicy?: string };
+    };
+    const conf = natsConfFacts(
+      ofKind(base.objects, 'ConfigMap').find((c) => c.metadata.name === 'nats-config')!.data!['nats.conf']!,
+    );
+    const service = k8sServices.find((s) => s.metadata.name === nats.spec.serviceName)! as ServiceObject & {
+      spec: { publishNotReadyAddresses?: boolean };
+    };
+    expect(nats.spec.replicas).toBe(3);
+    expect(conf.routes).toEqual(
+      Array.from({ length: 3 }, (_, i) => `nats-route://nats-${i}.${service.metadata.name}:${conf.cluster}`),
+    );
+    expect(service.spec.ports.map((p) => p.port)).toContain(conf.cluster);
+    expect(service.spec.publishNotReadyAddresses).toBe(true);
+    expect(nats.spec.podManagementPolicy).toBe('Parallel');
+    expect(mainContainer(nats).env).toContainEqual(
+      expect.objectContaining({ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }),
+    );
+    expect(conf.serverName).toBe('$POD_NAME');
+  });
+});
+
+// -------------------------------------------------------------------------------------------------
+// Security: who may talk to whom, with which credentials, and whose X-Forwarded-For is believed.
+
+interface NetworkPolicyPeer {
+  podSelector?: { matchLabels?: Record<string, string> };
+  namespaceSelector?: { matchLabels?: Record<string, string> };
+  ipBlock?: unknown;
+}
+interface NetworkPolicy extends K8sObject {
+  kind: 'NetworkPolicy';
+  spec: {
+    podSelector: { matchLabels?: Record<string, string> };
+    policyTypes?: string[];
+    ingress?: { from?: NetworkPolicyPeer[]; ports?: { port?: number | string }[] }[];
+  };
+}
+
+/** The label Prometheus pods carry to be let in to /metrics and NATS monitoring (network-policies.yaml). */
+const MONITORING = { 'murmur-monitoring': 'true' };
+const policies = ofKind<NetworkPolicy>(base.objects, 'NetworkPolicy');
+const murmurServices = k8sMurmur.filter((d) => isService(d.metadata.name));
+const workloadNamed = (name: string) =>
+  [...deployments, ...statefulSets].find((w) => w.metadata.name === name)!;
+const podLabels = (w: Workload) => w.spec.template.metadata.labels;
+const isMonitoring = (peer: NetworkPolicyPeer) =>
+  peer.namespaceSelector !== undefined &&
+  JSON.stringify(peer.podSelector?.matchLabels) === JSON.stringify(MONITORING);
+/** Policies that select this workload's pods. */
+const policiesOf = (w: Workload) =>
+  policies.filter(
+    (p) =>
+      Object.keys(p.spec.podSelector.matchLabels ?? {}).length > 0 &&
+      selects(p.spec.podSelector.matchLabels, podLabels(w)),
+  );
+/** The ports a policy rule admits, as container port numbers of the workload's main container. */
+const rulePorts = (rule: { ports?: { port?: number | string }[] }, w: Workload) =>
+  (rule.ports ?? []).map((p) => resolvePort(p.port, mainContainer(w)));
+/** Which of the base's workloads a peer (a pod selector in this namespace) matches. */
+const peerWorkloads = (peer: NetworkPolicyPeer) =>
+  [...deployments, ...statefulSets, ...jobs]
+    .filter(
+      (w) => peer.namespaceSelector === undefined && selects(peer.podSelector?.matchLabels, podLabels(w)),
+    )
+    .map((w) => w.metadata.name)
+    .sort();
+const jobs = ofKind<K8sObject>(base.objects, 'Job') as unknown as Workload[];
+
+/** `nats://user:$(X)@host` or `mongodb://user:${X:?…}@host/db?…` → its parts, the password as written. */
+function credentialsOf(
+  url: string | undefined,
+): { user: string; password: string; rest: string } | undefined {
+  const m = /^[a-z+]+:\/\/([^:@/]+):([^@]+)@(.*)$/.exec(url ?? '');
+  return m ? { user: m[1]!, password: m[2]!, rest: m[3]! } : undefined;
+}
+
+/** The raw value of a compose variable, before interpolation. */
+const composeRaw = (service: ComposeService, name: string): string | undefined => {
+  const env = service.environment;
+  const value = Array.isArray(env) ? undefined : env?.[name];
+  return value === null || value === undefined ? undefined : String(value);
+};
+const requiredInterpolation = (variable: string) => new RegExp(`^\\$\\{${variable}:\\?[^}]*\\}$`);
+
+describe('network policies (deploy/base/network-policies.yaml)', () => {
+  it('deny all ingress in the namespace by default', () => {
+    const denyAll = policies.filter(
+      (p) =>
+        Object.keys(p.spec.podSelector.matchLabels ?? {}).length === 0 &&
+        p.spec.policyTypes?.includes('Ingress') &&
+        (p.spec.ingress ?? []).length === 0,
+    );
+    expect(denyAll).toHaveLength(1);
+    expect(base.kustomization.resources).toContain('network-policies.yaml');
+  });
+
+  it('admit anyone to the gateway, on its HTTP port only', () => {
+    const gateway = workloadNamed('gateway');
+    const rules = policiesOf(gateway).flatMap((p) => p.spec.ingress ?? []);
+    expect(rules).toHaveLength(1);
+    expect(rules[0]!.from).toBeUndefined();
+    expect(rulePorts(rules[0]!, gateway)).toEqual([
+      listenPort('gateway', containerEnv(mainContainer(gateway), base).env),
+    ]);
+  });
+
+  describe.each(murmurServices.map((d) => [d.metadata.name, d] as const))('%s', (name, deployment) => {
+    it('accepts only the gateway (and Prometheus by its label), on its HTTP port', () => {
+      const rules = policiesOf(deployment).flatMap((p) => p.spec.ingress ?? []);
+      expect(rules.length).toBeGreaterThan(0);
+      const port = listenPort(name, containerEnv(mainContainer(deployment), base).env);
+      for (const rule of rules) {
+        expect(rulePorts(rule, deployment)).toEqual([port]);
+        const from = rule.from ?? [];
+        expect(from.length).toBeGreaterThan(0);
+        for (const peer of from) {
+          if (isMonitoring(peer)) continue;
+          expect(peer.ipBlock).toBeUndefined();
+          expect(peerWorkloads(peer)).toEqual(['gateway']);
+        }
+      }
+    });
+
+    it('is labelled as a service, so that the NATS and MongoDB policies admit it', () => {
+      expect(podLabels(deployment)['app.kubernetes.io/component']).toBe('service');
+    });
+  });
+
+  it.each(['nats', 'mongodb'])(
+    'admit to %s only Murmur services (and NATS members, the users Job)',
+    (name) => {
+      const set = workloadNamed(name);
+      const rules = policiesOf(set).flatMap((p) => p.spec.ingress ?? []);
+      expect(rules.length).toBeGreaterThan(0);
+      const services = murmurServices.map((d) => d.metadata.name);
+      const allowedExtra = name === 'nats' ? ['nats'] : ['mongodb-users'];
+      const monitorPort = resolvePort('monitor', mainContainer(set));
+      for (const rule of rules) {
+        for (const peer of rule.from ?? [{}]) {
+          if (isMonitoring(peer)) {
+            expect(rulePorts(rule, set)).toEqual([monitorPort]);
+            continue;
+          }
+          const admitted = peerWorkloads(peer);
+          expect(admitted.length).toBeGreaterThan(0);
+          expect(admitted.filter((w) => !services.includes(w) && !allowedExtra.includes(w))).toEqual([]);
+        }
+      }
+      // The gateway has no business with the bus or the store.
+      const all = rules.flatMap((r) => (r.from ?? []).flatMap(peerWorkloads));
+      expect(all).not.toContain('gateway');
+      for (const s of services) expect(all).toContain(s);
+    },
+  );
+});
+
+describe('credentials', () => {
+  describe.each(murmurServices.map((d) => [d.metadata.name, d] as const))(
+    'Kubernetes: %s',
+    (name, deployment) => {
+      const container = mainContainer(deployment);
+      const fromSecret = (variable: string) =>
+        container.env?.find((e) => e.name === variable)?.valueFrom?.secretKeyRef;
+
+      it.each([
+        ['BUS_URL', natsPasswordVar, `nats:4222`],
+        ['STORE_URL', mongoPasswordVar, `mongodb:27017/${databaseOf(name)}?authSource=${MONGO_AUTH_SOURCE}`],
+      ] as const)(
+        '%s names its own user, with the password from murmur-secrets',
+        (variable, secretKey, rest) => {
+          const creds = credentialsOf(container.env?.find((e) => e.name === variable)?.value);
+          expect(creds?.user).toBe(name);
+          expect(creds?.rest).toBe(rest);
+          const expanded = /^\$\(([A-Z_]+)\)$/.exec(creds?.password ?? '')?.[1];
+          expect(fromSecret(expanded ?? '')).toEqual({ name: 'murmur-secrets', key: secretKey(name) });
+        },
+      );
+    },
+  );
+
+  describe.each(composeMurmur.filter(([n]) => isService(n)))('compose: %s', (name, service) => {
+    it.each([
+      ['BUS_URL', natsPasswordVar, `nats:4222`],
+      ['STORE_URL', mongoPasswordVar, `mongodb:27017/${databaseOf(name)}?authSource=${MONGO_AUTH_SOURCE}`],
+    ] as const)('%s names its own user, with the password from .env', (variable, passwordVar, rest) => {
+      const creds = credentialsOf(composeRaw(service, variable));
+      expect(creds?.user).toBe(name);
+      expect(creds?.rest).toBe(rest);
+      expect(creds?.password).toMatch(requiredInterpolation(passwordVar(name)));
+    });
+
+    it('waits for the MongoDB users to exist', () => {
+      const dependsOn = Array.isArray(service.depends_on) ? {} : (service.depends_on ?? {});
+      expect(dependsOn['mongodb-users']?.condition).toBe('service_completed_successfully');
+    });
+  });
+
+  it('the Secret template holds every password the manifests read', () => {
+    const template = base.templates.find((t) => t.kind === 'Secret' && t.metadata.name === 'murmur-secrets')!;
+    const keys = Object.keys(template.stringData ?? {});
+    for (const s of SERVICES)
+      expect(keys).toEqual(expect.arrayContaining([natsPasswordVar(s), mongoPasswordVar(s)]));
+    expect(keys).toEqual(expect.arrayContaining(['MONGO_ROOT_USERNAME', 'MONGO_ROOT_PASSWORD']));
+  });
+
+  it('NATS gets every password its configuration names, from murmur-secrets (Kubernetes) or .env (compose)', () => {
+    const nats = workloadNamed('nats');
+    const k8sConf = natsConfFacts(
+      ofKind(base.objects, 'ConfigMap').find((c) => c.metadata.name === 'nats-config')!.data!['nats.conf']!,
+    );
+    expect(k8sConf.passwordVars.sort()).toEqual(SERVICES.map(natsPasswordVar).sort());
+    for (const variable of k8sConf.passwordVars) {
+      expect(mainContainer(nats).env?.find((e) => e.name === variable)?.valueFrom?.secretKeyRef).toEqual({
+        name: 'murmur-secrets',
+        key: variable,
+      });
+    }
+    const composeNats = compose.services.nats!;
+    const source = composeBindMounts(composeNats).find((m) => m.source.endsWith('nats.conf'))!.source;
+    const composeConf = natsConfFacts(readRepoFile(source));
+    expect(composeConf.passwordVars.sort()).toEqual(SERVICES.map(natsPasswordVar).sort());
+    for (const variable of composeConf.passwordVars)
+      expect(composeRaw(composeNats, variable)).toMatch(requiredInterpolation(variable));
+  });
+
+  it('the MongoDB users script gets every password it names, and root credentials, from the Secret or .env', () => {
+    const script = readRepoFile('deploy/base/mongodb-users.js');
+    const named = [...new Set([...script.matchAll(/MONGO_[A-Z]+_PASSWORD/g)].map((m) => m[0]))].sort();
+    expect(named).toEqual(SERVICES.map(mongoPasswordVar).sort());
+
+    const job = jobs.find((j) => j.metadata.name === 'mongodb-users')!;
+    const container = job.spec.template.spec.containers[0]!;
+    for (const variable of [...named, 'MONGO_ROOT_USERNAME', 'MONGO_ROOT_PASSWORD']) {
+      expect(container.env?.find((e) => e.name === variable)?.valueFrom?.secretKeyRef).toEqual({
+        name: 'murmur-secrets',
+        key: variable,
+      });
+    }
+    const file = container.command![container.command!.indexOf('--file') + 1]!;
+    const mount = container.volumeMounts!.find((m) => file.startsWith(`${m.mountPath}/`))!;
+    const volume = job.spec.template.spec.volumes!.find((v) => v.name === mount.name)!;
+    const config = ofKind(base.objects, 'ConfigMap').find((c) => c.metadata.name === volume.configMap?.name);
+    expect(config?.data?.[file.slice(mount.mountPath.length + 1)]).toBe(script);
+
+    const mongodb = mainContainer(workloadNamed('mongodb'));
+    expect(
+      mongodb.env?.find((e) => e.name === 'MONGO_INITDB_ROOT_PASSWORD')?.valueFrom?.secretKeyRef?.key,
+    ).toBe('MONGO_ROOT_PASSWORD');
+
+    const users = compose.services['mongodb-users']!;
+    for (const variable of [...named, 'MONGO_ROOT_PASSWORD'])
+      expect(composeRaw(users, variable)).toMatch(requiredInterpolation(variable));
+    expect(composeRaw(compose.services.mongodb!, 'MONGO_INITDB_ROOT_PASSWORD')).toMatch(
+      requiredInterpolation('MONGO_ROOT_PASSWORD'),
+    );
+    const mounted = composeBindMounts(users).find((m) => m.source === 'deploy/base/mongodb-users.js');
+    expect(composeCommand(users).join(' ')).toContain(`--file ${mounted?.target}`);
+  });
+
+  it('no manifest holds a plain password: URLs, *PASSWORD*/*TOKEN* variables and nats.conf users', () => {
+    const problems: string[] = [];
+    const secretName = /(PASSWORD|TOKEN|SECRET|_KEY)$/;
+    const checkUrl = (where: string, value: string, placeholder: RegExp) => {
+      for (const m of value.matchAll(/[a-z+]+:\/\/[^:@/\s]+:([^@\s]+)@/g))
+        if (!placeholder.test(m[1]!)) problems.push(`${where}: a URL with a literal password`);
+    };
+    // Kubernetes: literal values may only refer to secret-backed variables, $(NAME).
+    for (const w of [...deployments, ...statefulSets, ...jobs]) {
+      for (const c of w.spec.template.spec.containers) {
+        for (const e of c.env ?? []) {
+          if (e.value === undefined) continue;
+          if (secretName.test(e.name)) problems.push(`${w.metadata.name} ${e.name}: a literal value`);
+          checkUrl(`${w.metadata.name} ${e.name}`, e.value, /^\$\([A-Z_]+\)$/);
+        }
+        const args = [...(c.command ?? []), ...(c.args ?? [])];
+        args.forEach((arg, k) => {
+          if (/^(--password|-p)$/.test(args[k - 1] ?? '') && !/^\$\([A-Z_]+\)$/.test(arg))
+            problems.push(`${w.metadata.name}: a literal password argument`);
+          checkUrl(`${w.metadata.name} argument`, arg, /^\$\([A-Z_]+\)$/);
+        });
+      }
+    }
+    for (const cm of ofKind(base.objects, 'ConfigMap')) {
+      for (const [key, value] of Object.entries(cm.data ?? {})) {
+        checkUrl(`ConfigMap ${cm.metadata.name}/${key}`, value, /^\$\([A-Z_]+\)$/);
+        if (secretName.test(key)) problems.push(`ConfigMap ${cm.metadata.name}/${key}`);
+        if (key.endsWith('.conf') && natsConfFacts(value).literalPasswords > 0)
+          problems.push(`ConfigMap ${cm.metadata.name}/${key}: a literal user password`);
+      }
+    }
+    // compose: every secret comes from .env, ${NAME:?…}.
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const variable of Object.keys(
+        Array.isArray(service.environment) ? {} : (service.environment ?? {}),
+      )) {
+        const raw = composeRaw(service, variable);
+        if (raw === undefined) continue;
+        if (secretName.test(variable) && !/^\$\{[A-Z_]+(:[?-][^}]*)?\}$/.test(raw))
+          problems.push(`compose ${name} ${variable}: a literal value`);
+        checkUrl(`compose ${name} ${variable}`, raw, /^\$\{[A-Z_]+:\?[^}]*\}$/);
+      }
+    }
+    if (natsConfFacts(readRepoFile('deploy/compose/nats.conf')).literalPasswords > 0)
+      problems.push('deploy/compose/nats.conf: a literal user password');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('client addresses (TRUST_PROXY)', () => {
+  it('Kubernetes: the gateway trusts no proxy; services trust the pod network, which only the gateway reaches', () => {
+    const gatewayEnv = containerEnv(mainContainer(workloadNamed('gateway')), base).env;
+    expect(literal(gatewayEnv, 'TRUST_PROXY')).toBe('false');
+    for (const d of murmurServices) {
+      const value = literal(containerEnv(mainContainer(d), base).env, 'TRUST_PROXY');
+      expect([d.metadata.name, value]).toEqual([d.metadata.name, 'uniquelocal']);
+    }
+    // Only the gateway reaches a service's HTTP port: checked in "network policies" above.
+  });
+
+  it('compose: the gateway trusts no proxy unless told; services trust exactly the gateway fixed address', () => {
+    const gateway = compose.services.gateway! as ComposeService & {
+      networks?: Record<string, { ipv4_address?: string }>;
+    };
+    const composeFile = compose as typeof compose & {
+      networks?: Record<string, { ipam?: { config?: { subnet?: string }[] } }>;
+    };
+    expect(literal(composeEnv(gateway), 'TRUST_PROXY')).toBe('false');
+    const address = gateway.networks?.default?.ipv4_address;
+    const subnet = composeFile.networks?.default?.ipam?.config?.[0]?.subnet;
+    const [gatewayIp] = [...(address ?? '').matchAll(/:-([^}]+)\}/g)].map((m) => m[1]);
+    const [net] = [...(subnet ?? '').matchAll(/:-([^}]+)\}/g)].map((m) => m[1]);
+    expect(gatewayIp).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(net!.split('/')[0]!.split('.').slice(0, 3)).toEqual(gatewayIp!.split('.').slice(0, 3));
+    for (const [name, service] of composeMurmur.filter(([n]) => isService(n))) {
+      expect([name, composeRaw(service, 'TRUST_PROXY')]).toEqual([name, address]);
+    }
+  });
+});
+
+describe('JetStream replicas', () => {
+  it('match the NATS servers: three in Kubernetes, one in compose', () => {
+    const replicas = workloadNamed('nats').spec.replicas;
+    for (const d of murmurServices) {
+      expect(literal(containerEnv(mainContainer(d), base).env, 'BUS_STREAM_REPLICAS')).toBe(String(replicas));
+    }
+    for (const [, service] of composeMurmur.filter(([n]) => isService(n)))
+      expect(literal(composeEnv(service), 'BUS_STREAM_REPLICAS')).toBe('1');
   });
 });

@@ -1,7 +1,7 @@
 // The gateway: request ids, the route table, CORS, rate and body limits, then the proxy. It builds
 // the Fastify instance and never listens; main.ts (or the single-process launcher) does.
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import rateLimit from '@fastify/rate-limit';
 import {
@@ -11,16 +11,31 @@ import {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { MAX_HEADER_SIZE, notFound, toAppError, tooManyRequests, type Logger } from '@murmur/platform';
+import {
+  badRequest,
+  isValidRequestId,
+  MAX_HEADER_SIZE,
+  notFound,
+  toAppError,
+  tooManyRequests,
+  type Logger,
+} from '@murmur/platform';
 import { bodyTooLarge, countingLimit, declaredLengthExceeds } from './body-limit.js';
 import { targetsFromConfig, type GatewayConfig, type Targets } from './config.js';
 import { addCorsHeaders, isPublic, sendPreflight } from './cors.js';
 import { sendGatewayError, serviceAbsent } from './errors.js';
-import { registerGatewayEndpoints } from './health.js';
+import { registerHealthz, registerInternalEndpoints } from './health.js';
 import { GatewayMetrics } from './metrics.js';
 import { registerProxy } from './proxy.js';
 import { isIP } from 'node:net';
-import { DEFAULT_BODY_LIMIT, resolveRoute, SITE_HOST_ROUTE, type RouteEntry } from './routes.js';
+import {
+  areaErrorStyle,
+  DEFAULT_BODY_LIMIT,
+  resolveRoute,
+  resolveSiteHostRoute,
+  type ErrorStyle,
+  type RouteEntry,
+} from './routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,25 +54,50 @@ export interface CreateGatewayOptions {
   /** Service base URLs; they override the `<NAME>_URL` variables of `config`. */
   targets?: Targets;
   logger: Logger;
+  /** Shared with the internal server's /metrics; absent: a fresh set. */
+  metrics?: GatewayMetrics;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export interface GatewayServers {
+  /** The public server: the route table, /healthz, nothing else. */
+  app: FastifyInstance;
+  /** /metrics, /readyz and /healthz, for GATEWAY_INTERNAL_PORT on INTERNAL_HOST; never public. */
+  internal: FastifyInstance;
+}
+
 // Longest route timeout (archive import) plus slack: the server must not cut a request the route allows.
 const SERVER_REQUEST_TIMEOUT_MS = 330_000;
 
 function requestId(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  // The same rule as every service's, so an id the gateway keeps is one the services keep too.
+  return isValidRequestId(given) ? given : randomUUID();
 }
 
-function styleOf(request: FastifyRequest) {
-  return request.gatewayRoute?.errorStyle ?? 'simple';
+/** Why the path cannot be routed safely, or null. */
+function unsafePath(url: string): string | null {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  if (!path.includes('.') && !path.includes('%')) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return 'The path has a malformed percent-escape.';
+  }
+  // A `..` segment (plain or percent-encoded) would climb out of the area the route table checked.
+  return decoded.split(/[/\\]/).includes('..') ? 'The path must not contain ".." segments.' : null;
+}
+
+function styleOf(request: FastifyRequest): ErrorStyle {
+  if (request.gatewayRoute) return request.gatewayRoute.errorStyle;
+  return request.routeOptions.config.gatewayProxy ? areaErrorStyle(request.url) : 'simple';
 }
 
 export async function createGateway(options: CreateGatewayOptions): Promise<FastifyInstance> {
   const { config, logger } = options;
   const targets: Targets = { ...targetsFromConfig(config), ...options.targets };
-  const metrics = new GatewayMetrics();
+  const metrics = options.metrics ?? new GatewayMetrics();
   const publicUrl = new URL(config.PUBLIC_URL);
   const hsts = publicUrl.protocol === 'https:' ? 'max-age=31536000' : null;
 
@@ -79,11 +119,27 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       sendGatewayError(reply, 'simple', toAppError(err));
     },
   }) as unknown as FastifyInstance;
-  // A Host that is neither ours nor an address belongs to a site with its own name (publishing.md).
+  // A Host that is neither ours nor an address belongs to a site with its own name (GATEWAY_SITE_HOSTS).
   const siteHost = (request: FastifyRequest): boolean => {
     if (!config.GATEWAY_SITE_HOSTS) return false;
     const host = request.hostname.toLowerCase();
     return host !== publicUrl.hostname && host !== 'localhost' && isIP(host.replace(/^\[|\]$/g, '')) === 0;
+  };
+  // `Expect: 100-continue` (curl sends it for bodies over 1 MB): the client waits for 100 before
+  // sending the body. Node would send it for every such request; here it is sent only when the body
+  // can be taken, so a request bound for a 404, 503 or 413 is refused before the upload starts (and its
+  // connection closed, as the body will not be read). Other expectations get Node's 417.
+  app.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (bodyWillBeRefused(req)) res.setHeader('connection', 'close');
+    else res.writeContinue();
+    app.server.emit('request', req, res);
+  });
+  const bodyWillBeRefused = (req: IncomingMessage): boolean => {
+    // Site host names route by Host, which is only known for sure inside the request pipeline.
+    if (config.GATEWAY_SITE_HOSTS) return false;
+    const entry = resolveRoute(req.method ?? 'GET', req.url ?? '/');
+    if (!entry || !targets[entry.service]) return true;
+    return declaredLengthExceeds(req.headers['content-length'], entry.bodyLimit ?? DEFAULT_BODY_LIMIT);
   };
   app.decorateRequest('gatewayRoute', null);
   app.decorateRequest('upstreamStartedAt', 0);
@@ -96,6 +152,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     reply.header('x-request-id', request.id);
     if (hsts) reply.header('strict-transport-security', hsts);
     if (!request.routeOptions.config.gatewayProxy) return done();
+    const unsafe = unsafePath(request.url);
+    if (unsafe) return done(badRequest(unsafe));
 
     if (request.method === 'OPTIONS') {
       const wanted = request.headers['access-control-request-method'];
@@ -105,7 +163,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
         return;
       }
     }
-    const entry = siteHost(request) ? SITE_HOST_ROUTE : resolveRoute(request.method, request.url);
+    const entry = siteHost(request)
+      ? resolveSiteHostRoute(request.url)
+      : resolveRoute(request.method, request.url);
     request.gatewayRoute = entry;
     if (isPublic(entry)) addCorsHeaders(reply);
     done();
@@ -130,6 +190,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (!request.routeOptions.config.gatewayProxy) return done(null, payload);
     const entry = request.gatewayRoute;
+    // Only real endpoints reach a service: a path no row serves is the gateway's 404, in the area's style.
     if (!entry) return done(notFound('No such endpoint.'));
     if (!targets[entry.service]) return done(serviceAbsent(entry.service));
     const limit = entry.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -170,7 +231,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     done();
   });
 
-  registerGatewayEndpoints(app, { targets, readyTimeoutMs: config.GATEWAY_READY_TIMEOUT_MS, metrics });
+  registerHealthz(app);
   registerProxy(app, {
     targets,
     metrics,
@@ -179,4 +240,39 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
   });
   await app.ready();
   return app;
+}
+
+/** The internal server: the gateway's own /metrics, the deployment's aggregate /readyz and /healthz. */
+export async function createInternalServer(options: {
+  config: GatewayConfig;
+  targets?: Targets;
+  metrics: GatewayMetrics;
+  logger: Logger;
+}): Promise<FastifyInstance> {
+  const targets: Targets = { ...targetsFromConfig(options.config), ...options.targets };
+  const app = fastify({
+    loggerInstance: options.logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: (err, _request, reply) => {
+      sendGatewayError(reply, 'simple', toAppError(err));
+    },
+  }) as unknown as FastifyInstance;
+  app.setNotFoundHandler((_request, reply) =>
+    sendGatewayError(reply, 'simple', notFound('No such endpoint.')),
+  );
+  registerInternalEndpoints(app, {
+    targets,
+    readyTimeoutMs: options.config.GATEWAY_READY_TIMEOUT_MS,
+    metrics: options.metrics,
+  });
+  await app.ready();
+  return app;
+}
+
+/** The public gateway and its internal server, sharing one set of metrics; neither listens yet. */
+export async function createGatewayServers(options: CreateGatewayOptions): Promise<GatewayServers> {
+  const metrics = options.metrics ?? new GatewayMetrics();
+  const app = await createGateway({ ...options, metrics });
+  const internal = await createInternalServer({ ...options, metrics });
+  return { app, internal };
 }

@@ -1,4 +1,4 @@
-// Body limits per route (security.md §4). A declared Content-Length is checked before anything is
+// Body limits per route. A declared Content-Length is checked before anything is
 // read; a chunked body is counted while it streams to the service and cut off at the limit, so a
 // large upload never sits in gateway memory and an oversized one never reaches the service whole.
 import { Transform, type TransformCallback } from 'node:stream';

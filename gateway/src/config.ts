@@ -25,12 +25,19 @@ export const gatewayConfigSchema = z.object({
   TRUST_PROXY: baseConfigShape.TRUST_PROXY,
   SHUTDOWN_TIMEOUT_MS: baseConfigShape.SHUTDOWN_TIMEOUT_MS,
   HOST: envVar.string().default('0.0.0.0'),
+  /** Port of the internal server (/metrics, aggregate /readyz, /healthz); 0 picks a free port. */
+  GATEWAY_INTERNAL_PORT: envVar.int({ min: 0, max: 65_535 }).default(9090),
+  /**
+   * Address the internal server binds. Loopback by default, so only the host (or the pod) reaches it;
+   * set it to an address a monitoring network reaches, never a public one.
+   */
+  INTERNAL_HOST: envVar.string().default('127.0.0.1'),
   /** Requests per client IP per minute over all proxied routes; 0 turns the limit off. */
   GATEWAY_RATE_LIMIT_PER_MINUTE: envVar.int({ min: 0, max: 10_000_000 }).default(1200),
-  /** Upstream timeout for routes without their own (security.md §4). */
+  /** Upstream timeout for routes without their own. */
   GATEWAY_UPSTREAM_TIMEOUT_MS: envVar.int({ min: 100, max: 3_600_000 }).default(30_000),
   /**
-   * Sites on their own host names (publishing.md): requests whose Host is not PUBLIC_URL's host (nor an
+   * Sites on their own host names: requests whose Host is not PUBLIC_URL's host (nor an
    * IP address or localhost) go to publishing. Off by default, so reaching the server by another name
    * never silently changes what answers.
    */

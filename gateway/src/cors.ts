@@ -1,4 +1,4 @@
-// Cross-origin access only where security.md §9 allows it: public JSON Feeds, archive reads,
+// Cross-origin access only for public reads: public JSON Feeds, archive reads,
 // GET /webmention and /microsub. The wildcard origin is safe there because none of them reads
 // cookies; credentials are never allowed. Every other route gets no CORS header at all, even if a
 // service sent one.
@@ -20,10 +20,8 @@ export function addCorsHeaders(reply: FastifyReply): void {
 
 /** Answers a preflight for a public route. */
 export function sendPreflight(reply: FastifyReply, entry: RouteEntry): FastifyReply {
-  const methods: HttpMethod[] = [
-    ...(entry.methods ?? ['GET', 'POST']).filter((m) => m !== 'HEAD'),
-    'OPTIONS',
-  ];
+  const listed = entry.methods.includes('*') ? ['GET', 'POST'] : entry.methods;
+  const methods = [...listed.filter((m): m is HttpMethod => m !== 'HEAD' && m !== '*'), 'OPTIONS'];
   addCorsHeaders(reply);
   return reply
     .code(204)

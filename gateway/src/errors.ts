@@ -1,5 +1,5 @@
 // Errors the gateway answers itself (unknown path, service absent or failing, body too large,
-// rate limited) are rendered in the convention of the area the path belongs to (formats.md §6), so a
+// rate limited) are rendered in the convention of the area the path belongs to (docs/platform.md, errors), so a
 // client sees one shape per area whether the service or the gateway refused the request.
 import {
   badGateway,

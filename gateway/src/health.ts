@@ -1,4 +1,5 @@
-// The gateway's own endpoints. /readyz is the deployment's readiness: every configured service must
+// The gateway's own endpoints. /healthz is public; /readyz and /metrics are on the internal server only.
+// /readyz is the deployment's readiness: every configured service must
 // answer its own /readyz; a service this deployment does not run is reported `absent` and is not a
 // failure (a reader-only or identity-only install is legitimate).
 import type { FastifyInstance } from 'fastify';
@@ -37,21 +38,29 @@ export async function checkReadiness(
   return { ready: states.every(([, s]) => s === 'ready' || s === 'absent'), services };
 }
 
-export function registerGatewayEndpoints(
+/** Liveness only: the public port answers it for load balancers; it says nothing about the services. */
+export function registerHealthz(app: FastifyInstance): void {
+  // Probes must keep working while clients are being throttled.
+  app.get('/healthz', { config: { rateLimit: false } }, async () => ({ status: 'ok' }));
+}
+
+/**
+ * The internal server's endpoints. /readyz fans out to every service and /metrics tells what the
+ * deployment serves: from outside they would be a free amplifier and an information leak, so the
+ * public port never answers them (for the gateway or any service).
+ */
+export function registerInternalEndpoints(
   app: FastifyInstance,
   opts: { targets: Targets; readyTimeoutMs: number; metrics: GatewayMetrics },
 ): void {
-  // Probes and scrapes must keep working while clients are being throttled.
-  const config = { rateLimit: false };
+  registerHealthz(app);
 
-  app.get('/healthz', { config }, async () => ({ status: 'ok' }));
-
-  app.get('/readyz', { config }, async (_request, reply) => {
+  app.get('/readyz', async (_request, reply) => {
     const { ready, services } = await checkReadiness(opts.targets, opts.readyTimeoutMs);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unready', services });
   });
 
-  app.get('/metrics', { config }, async (_request, reply) =>
+  app.get('/metrics', async (_request, reply) =>
     reply.type('text/plain; version=0.0.4; charset=utf-8').send(opts.metrics.render()),
   );
 }

@@ -1,11 +1,23 @@
-export { createGateway, type CreateGatewayOptions } from './app.js';
+export {
+  createGateway,
+  createGatewayServers,
+  createInternalServer,
+  type CreateGatewayOptions,
+  type GatewayServers,
+} from './app.js';
+export { GatewayMetrics } from './metrics.js';
+export { RouteMatcher, compilePattern, type MatcherRow } from './route-matcher.js';
 export { gatewayConfigSchema, targetsFromConfig, type GatewayConfig, type Targets } from './config.js';
 export {
   routeTable,
   SITE_HOST_ROUTE,
+  resolveSiteHostRoute,
   resolveRoute,
-  compilePattern,
+  areaErrorStyle,
+  defineRouteTable,
   DEFAULT_BODY_LIMIT,
+  type RouteOptions,
+  type RouteRow,
   type RouteEntry,
   type ErrorStyle,
   type HttpMethod,

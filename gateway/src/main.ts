@@ -1,12 +1,14 @@
-// Runs the gateway on its own: configuration from the environment, listen, drain on SIGTERM/SIGINT.
+// Runs the gateway on its own: configuration from the environment, the public and the internal
+// listener, drain on SIGTERM/SIGINT.
 import { createLogger, loadConfig } from '@murmur/platform';
-import { createGateway } from './app.js';
+import { createGatewayServers } from './app.js';
 import { gatewayConfigSchema } from './config.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-  const app = await createGateway({ config, logger });
+  const { app, internal } = await createGatewayServers({ config, logger });
+  await internal.listen({ port: config.GATEWAY_INTERNAL_PORT, host: config.INTERNAL_HOST });
   await app.listen({ port: config.PORT, host: config.HOST });
 
   let stopping = false;
@@ -20,7 +22,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     force.unref();
-    app.close().then(
+    Promise.all([app.close(), internal.close()]).then(
       () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');

@@ -22,8 +22,35 @@ export interface ProxyOptions {
 
 type ReplyOptions = NonNullable<FastifyHttpProxyOptions['replyOptions']>;
 
-// Hop-by-hop headers of the service's connection to the gateway; the client's connection is another.
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
+// Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection: the client's to the gateway or the
+// gateway's to a service, never both, so they are dropped in both directions along with every header
+// the Connection header names. Forwarded, some of them make undici refuse the request (a 502 for the
+// client): `Expect: 100-continue` is answered by the gateway itself (app.ts), `Upgrade` and `Keep-Alive`
+// belong to the client's connection, and `Proxy-Authorization` is a credential for this hop only.
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+];
+
+/** Removes the hop-by-hop headers and those the Connection header lists, in place. */
+export function stripHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const connection = headers.connection;
+  const listed = Array.isArray(connection) ? connection.join(',') : (connection ?? '');
+  for (const name of listed.split(',')) {
+    const key = name.trim().toLowerCase();
+    if (key) delete headers[key];
+  }
+  for (const name of HOP_BY_HOP) delete headers[name];
+  return headers;
+}
 
 function forwardedFor(request: Pick<FastifyRequest, 'ips' | 'ip'>): string {
   // With a trusted proxy in front, `ips` is the verified chain, nearest first.
@@ -102,7 +129,11 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
       // reply-from retries GETs answered 503 by default; a service saying 503 means it, say it on.
       retryDelay: () => null,
       rewriteRequestHeaders: (request, headers) => {
-        const out = headers as IncomingHttpHeaders;
+        // reply-from has already dropped Connection and the headers it names (it must, before this
+        // hook, so a client cannot name the headers added here); the client's raw headers still say which.
+        const out = stripHopByHop(headers as IncomingHttpHeaders);
+        const listed = request.raw.headers.connection;
+        if (listed) for (const name of listed.split(',')) delete out[name.trim().toLowerCase()];
         out['x-request-id'] = request.id;
         out['x-forwarded-for'] = forwardedFor(request);
         out['x-forwarded-proto'] = request.protocol;
@@ -112,10 +143,7 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
         return out;
       },
       rewriteHeaders: (headers, request) => {
-        const out = headers as IncomingHttpHeaders;
-        const listed = typeof out.connection === 'string' ? out.connection.split(',') : [];
-        for (const name of listed) delete out[name.trim().toLowerCase()];
-        for (const name of HOP_BY_HOP) delete out[name];
+        const out = stripHopByHop(headers as IncomingHttpHeaders);
         if (request) {
           out['x-request-id'] = request.id;
           if (!isPublic(request.gatewayRoute)) stripCorsHeaders(out);

@@ -43,7 +43,8 @@ describe('the per-IP rate limit', () => {
   it('never limits the health endpoints', async () => {
     for (let i = 0; i < 5; i++) {
       expect((await send(gateway.url, 'GET', '/healthz')).status).toBe(200);
-      expect((await send(gateway.url, 'GET', '/metrics')).status).toBe(200);
+      expect((await send(gateway.internalUrl, 'GET', '/metrics')).status).toBe(200);
+      expect((await send(gateway.internalUrl, 'GET', '/readyz')).status).toBe(200);
     }
   });
 });

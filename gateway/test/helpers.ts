@@ -5,7 +5,7 @@ import fastify, { type FastifyInstance } from 'fastify';
 import { request, type Dispatcher } from 'undici';
 import { loadConfig, SERVICE_NAMES, type ServiceName } from '@murmur/platform';
 import { testLogger } from '@murmur/platform/testing';
-import { createGateway, gatewayConfigSchema, type Targets } from '../src/index.js';
+import { createGatewayServers, gatewayConfigSchema, type Targets } from '../src/index.js';
 
 /** What a fake service saw, sent back as its JSON response. */
 export interface Echo {
@@ -91,18 +91,33 @@ export function targetsOf(services: FakeService[]): Targets {
 }
 
 export interface TestGateway {
+  /** The public port. */
   url: string;
+  /** The internal port: /metrics, /readyz, /healthz. */
+  internalUrl: string;
   app: FastifyInstance;
   close(): Promise<void>;
 }
 
-export async function startGateway(targets: Targets, env: Record<string, string> = {}): Promise<TestGateway> {
-  const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', ...env });
-  const app = await createGateway({ config, targets, logger: testLogger() });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+function urlOf(app: FastifyInstance): string {
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return { url: `http://127.0.0.1:${port}`, app, close: () => app.close() };
+  return `http://127.0.0.1:${port}`;
+}
+
+export async function startGateway(targets: Targets, env: Record<string, string> = {}): Promise<TestGateway> {
+  const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', ...env });
+  const { app, internal } = await createGatewayServers({ config, targets, logger: testLogger() });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  await internal.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: urlOf(app),
+    internalUrl: urlOf(internal),
+    app,
+    close: async () => {
+      await Promise.all([app.close(), internal.close()]);
+    },
+  };
 }
 
 export interface Response {

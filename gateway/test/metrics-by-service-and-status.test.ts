@@ -8,7 +8,7 @@ import {
   type TestGateway,
 } from './helpers.js';
 
-describe('/metrics', () => {
+describe('/metrics on the internal port', () => {
   let services: FakeService[];
   let gateway: TestGateway;
 
@@ -28,7 +28,7 @@ describe('/metrics', () => {
     await send(gateway.url, 'GET', '/feeds/v2/entries.json');
     await send(gateway.url, 'GET', '/nowhere');
 
-    const res = await send(gateway.url, 'GET', '/metrics');
+    const res = await send(gateway.internalUrl, 'GET', '/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).toContain('gateway_requests_total{service="feeds",status="200"} 2');

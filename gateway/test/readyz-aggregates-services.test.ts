@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '@murmur/platform/testing';
 import { send, startFakeServices, startGateway, targetsOf, type FakeService } from './helpers.js';
 
-describe('/healthz and /readyz', () => {
+describe('/healthz (public and internal) and /readyz (internal)', () => {
   let services: FakeService[];
 
   beforeAll(async () => {
@@ -16,9 +16,11 @@ describe('/healthz and /readyz', () => {
   it('/healthz answers while the gateway lives, whatever the services do', async () => {
     const gateway = await startGateway({});
     try {
-      const res = await send(gateway.url, 'GET', '/healthz');
-      expect(res.status).toBe(200);
-      expect(res.json()).toEqual({ status: 'ok' });
+      for (const base of [gateway.url, gateway.internalUrl]) {
+        const res = await send(base, 'GET', '/healthz');
+        expect(res.status).toBe(200);
+        expect(res.json()).toEqual({ status: 'ok' });
+      }
     } finally {
       await gateway.close();
     }
@@ -27,7 +29,7 @@ describe('/healthz and /readyz', () => {
   it('is ready when every configured service is; the others are absent', async () => {
     const gateway = await startGateway(targetsOf(services));
     try {
-      const res = await send(gateway.url, 'GET', '/readyz');
+      const res = await send(gateway.internalUrl, 'GET', '/readyz');
       expect(res.status).toBe(200);
       expect(res.json()).toEqual({
         status: 'ready',
@@ -52,7 +54,7 @@ describe('/healthz and /readyz', () => {
     const gateway = await startGateway({ ...targetsOf(services), push: dead });
     services[1]!.ready = false;
     try {
-      const res = await send(gateway.url, 'GET', '/readyz');
+      const res = await send(gateway.internalUrl, 'GET', '/readyz');
       expect(res.status).toBe(503);
       expect(res.json()).toMatchObject({
         status: 'unready',

@@ -72,6 +72,27 @@ export const samples: readonly Sample[] = [
   { method: 'POST', path: '/admin/users/ada/tokens', service: 'identity' },
   { method: 'POST', path: '/admin/apps', service: 'identity', body: '{"app_name":"x"}', contentType: json },
   { method: 'DELETE', path: '/admin/tokens/5', service: 'identity' },
+  {
+    method: 'POST',
+    path: '/admin/tokens/revoke',
+    service: 'identity',
+    body: '{"token":"t"}',
+    contentType: json,
+  },
+  { method: 'GET', path: '/admin/users', service: 'identity' },
+  {
+    method: 'PATCH',
+    path: '/admin/users/ada',
+    service: 'identity',
+    body: '{"email":"a@b.c"}',
+    contentType: json,
+  },
+  { method: 'GET', path: '/admin/users/ada/tokens', service: 'identity' },
+  { method: 'GET', path: '/admin/apps', service: 'identity' },
+  { method: 'DELETE', path: '/admin/apps/3', service: 'identity' },
+  { method: 'POST', path: '/account/signout', service: 'identity', body: 'csrf=c', contentType: form },
+  { method: 'POST', path: '/indieauth/signin', service: 'identity', body: 'email=a', contentType: form },
+  { method: 'GET', path: '/indieauth/screen.css', service: 'identity' },
 
   // reader: Feedbin API v2
   { method: 'GET', path: '/feeds/v2/entries.json?read=false&per_page=5&ids=1%2C2', service: 'reader' },
@@ -264,6 +285,16 @@ export const samples: readonly Sample[] = [
   { method: 'POST', path: '/xmlrpc', service: 'publishing', body: '<methodCall/>', contentType: 'text/xml' },
   { method: 'GET', path: '/media/ada.example/2026/abc-photo.png', service: 'publishing' },
   { method: 'GET', path: '/sites/ada/rsd.xml', service: 'publishing' },
+  { method: 'GET', path: '/sites/ada', service: 'publishing' },
+  { method: 'GET', path: '/sites/ada/2026/11/hello.html', service: 'publishing' },
+  {
+    method: 'PATCH',
+    path: '/admin/sites/4',
+    service: 'publishing',
+    body: '{"title":"T"}',
+    contentType: json,
+  },
+  { method: 'GET', path: '/xmlrpc', service: 'publishing' },
 
   // push
   { method: 'GET', path: '/users/push/info?push_env=production', service: 'push' },
@@ -281,9 +312,27 @@ export const samples: readonly Sample[] = [
   },
 ];
 
-/** Paths no service owns: the gateway answers 404 itself. */
+/** Requests no endpoint serves (path, parameter format or method): the gateway answers 404 itself. */
 export const unknownPaths: ReadonlyArray<{ method: Sample['method']; path: string }> = [
   { method: 'POST', path: '/' },
+  { method: 'GET', path: '/feeds/abc/highlights' },
+  { method: 'GET', path: '/feeds/12/highlights/3' },
+  { method: 'DELETE', path: '/feeds/12/highlights/x' },
+  { method: 'GET', path: '/feeds/ada/nothing.json' },
+  { method: 'GET', path: '/feeds/ada/bookmarks' },
+  { method: 'POST', path: '/feeds/ada.json' },
+  { method: 'GET', path: '/feeds/recap/other' },
+  { method: 'GET', path: '/posts/bookmarks/a/b' },
+  { method: 'GET', path: '/users/push/other' },
+  { method: 'DELETE', path: '/users/push/register' },
+  { method: 'GET', path: '/imported/archive/17/nothing.json' },
+  { method: 'GET', path: '/imported/archive/ada/years.json' },
+  { method: 'GET', path: '/account/other' },
+  { method: 'GET', path: '/admin/users/ada/other' },
+  { method: 'GET', path: '/media/ada.example/x' },
+  { method: 'PUT', path: '/webmention' },
+  { method: 'GET', path: '/metrics' },
+  { method: 'GET', path: '/readyz' },
   { method: 'GET', path: '/wp-login.php' },
   { method: 'GET', path: '/users/ada' },
   { method: 'GET', path: '/users/following/bob/extra' },

@@ -21,13 +21,30 @@ describe('the route table', () => {
     expect(resolveRoute(u.method, u.path)).toBeNull();
   });
 
-  it('sends the reader its /feeds paths and everything else under /feeds to feeds', () => {
+  it('sends the reader its /feeds paths and the feeds service its own, most specific first', () => {
     expect(resolveRoute('GET', '/feeds/highlights')?.service).toBe('reader');
     expect(resolveRoute('GET', '/feeds/highlights.json')?.service).toBe('feeds');
     expect(resolveRoute('POST', '/feeds/12/highlights')?.service).toBe('reader');
-    expect(resolveRoute('GET', '/feeds/ada/highlights')?.service).toBe('feeds');
     expect(resolveRoute('GET', '/feeds/v2.json')?.service).toBe('feeds');
     expect(resolveRoute('GET', '/feeds/recapper.json')?.service).toBe('feeds');
+    expect(resolveRoute('GET', '/feeds/photos.json')?.pattern).toBe('/feeds/photos.json');
+    expect(resolveRoute('GET', '/sites/ada/feed.json')?.cors).toBe('public');
+    expect(resolveRoute('GET', '/sites/ada/2026/01/post.html')?.cors).toBeUndefined();
+  });
+
+  it('routes a parameter only in its format: highlights need an integer entry id', () => {
+    expect(resolveRoute('GET', '/feeds/ada/highlights')).toBeNull();
+    expect(resolveRoute('DELETE', '/feeds/12/highlights/x')).toBeNull();
+    expect(resolveRoute('GET', '/feeds/v2/entries/abc.json')).toBeNull();
+    expect(resolveRoute('GET', '/imported/archive/ada/years.json')).toBeNull();
+  });
+
+  it('routes a method only where the endpoint has it (GET rows answer HEAD too)', () => {
+    expect(resolveRoute('HEAD', '/feeds/ada.json')?.service).toBe('feeds');
+    expect(resolveRoute('PUT', '/feeds/v2/entries.json')).toBeNull();
+    expect(resolveRoute('POST', '/feeds/ada.json')).toBeNull();
+    // XML-RPC answers every method itself (405 as an XML-RPC transport error).
+    expect(resolveRoute('GET', '/xmlrpc')?.service).toBe('publishing');
   });
 
   it('gives the large body limits only to the upload routes', () => {
@@ -47,7 +64,7 @@ describe('the route table', () => {
     expect(resolveRoute('POST', '/webmention')?.errorStyle).toBe('text');
   });
 
-  it('allows cross-origin reads only where security.md §9 does', () => {
+  it('allows cross-origin reads only where docs/security.md allows them', () => {
     const publicPaths = routeTable.filter((e) => e.cors === 'public').map((e) => e.pattern);
     expect(new Set(publicPaths)).toEqual(
       new Set([
@@ -58,11 +75,11 @@ describe('the route table', () => {
         '/blogroll.org.json',
         '/microsub',
         '/webmention',
-        '/imported/archive/{int}/recent.json',
-        '/imported/archive/{int}/search.json',
-        '/imported/archive/{int}/years.json',
-        '/imported/archive/{int}/{int}/{month}.json',
-        // A site's own JSON Feed is a public JSON Feed too (security.md §9: public JSON Feeds).
+        '/imported/archive/{site_id:int}/recent.json',
+        '/imported/archive/{site_id:int}/search.json',
+        '/imported/archive/{site_id:int}/years.json',
+        '/imported/archive/{site_id:int}/{year:int}/{month:int}.json',
+        // A site's own JSON Feed is a public JSON Feed too (docs/security.md: public JSON Feeds are readable cross-origin).
         '/sites/{username}/feed.json',
       ]),
     );
@@ -108,6 +125,8 @@ describe('a request through the gateway', () => {
     ['/feeds/v2/../../admin/users'],
     ['/feeds/v2/%2e%2e/%2e%2e/admin/users'],
     ['/account/..%2Fadmin'],
+    ['/sites/ada/../../admin/users'],
+    ['/sites/ada/%2E%2E%5C..%5Cadmin'],
   ])('a path climbing out of its area (%s) is refused with 400 and reaches no service', async (path) => {
     const res = await rawExchange(
       gateway.url,
@@ -115,6 +134,12 @@ describe('a request through the gateway', () => {
     );
     expect(res).toMatch(/^HTTP\/1\.1 400 /);
     expect(res).not.toContain('"service"');
+  });
+
+  it('a path with a malformed percent-escape is refused with 400 naming the problem', async () => {
+    const res = await send(gateway.url, 'GET', '/feeds/%E0%A4%A.json');
+    expect(res.status).toBe(400);
+    expect(res.json()).toEqual({ error: expect.stringMatching(/malformed/i) });
   });
 
   it.each(unknownPaths.map((u) => [`${u.method} ${u.path}`, u] as const))(

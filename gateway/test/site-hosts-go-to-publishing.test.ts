@@ -41,6 +41,14 @@ describe('site host names', () => {
     }
   });
 
+  it('a site host name does not reach a service’s /metrics or /readyz', async () => {
+    for (const path of ['/metrics', '/readyz', '/Metrics?x=1']) {
+      const res = await send(on.url, 'GET', path, { headers: { host: 'ada.example' } });
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(res.json()).toEqual({ error: 'No such endpoint.' });
+    }
+  });
+
   it('the public host name, an IP address and localhost keep the route table', async () => {
     for (const host of ['svc.example', '127.0.0.1', 'localhost:8080']) {
       const res = await send(on.url, 'GET', '/ada/', { headers: { host } });

@@ -68,11 +68,24 @@ export async function runIndieAuthFlow({ gatewayUrl, adminToken, smtp, publicUrl
   );
   expect(sent.status).toBe(200);
 
-  // 3. The emailed link signs the browser in and returns to the screen.
+  // 3. The emailed link opens a confirmation page; its form (with the page's cookie) signs the
+  // browser in and returns to the screen.
   const mail = await smtp.waitFor((m) => m.to.includes(email), 15_000);
   const link = new URL(mail.links.find((l) => l.includes('/account/signin/web'))!);
   expect(link.origin).toBe(publicUrl);
-  const landed = await fetch(`${gatewayUrl}${link.pathname}${link.search}`, { redirect: 'manual' });
+  const confirmPage = await fetch(`${gatewayUrl}${link.pathname}${link.search}`, { redirect: 'manual' });
+  expect(confirmPage.status).toBe(200);
+  const confirmHtml = await confirmPage.text();
+  const confirmCookie = /murmur_signin=[^;]+/.exec(confirmPage.headers.get('set-cookie') ?? '')![0];
+  const landed = await fetch(`${gatewayUrl}/account/signin/web`, {
+    ...form({
+      token: hidden(confirmHtml, 'token'),
+      csrf: hidden(confirmHtml, 'csrf'),
+      return_to: hidden(confirmHtml, 'return_to'),
+    }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: confirmCookie },
+    redirect: 'manual',
+  });
   expect(landed.status).toBe(302);
   const cookie = /murmur_session=[^;]+/.exec(landed.headers.get('set-cookie') ?? '')![0];
   const back = landed.headers.get('location')!;

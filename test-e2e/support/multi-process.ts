@@ -39,7 +39,7 @@ export async function startMultiProcess(
   try {
     nats = await startNatsServer();
     smtp = await startSmtpCapture();
-    const [identityPort, gatewayPort] = [await freePort(), await freePort()];
+    const [identityPort, gatewayPort, internalPort] = [await freePort(), await freePort(), await freePort()];
     const common = {
       BUS_URL: nats.url,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
@@ -75,6 +75,8 @@ export async function startMultiProcess(
     const gateway = startChild('gateway', 'gateway/dist/main.js', {
       ...common,
       PORT: String(gatewayPort),
+      // The aggregate /readyz is on the gateway's internal port only.
+      GATEWAY_INTERNAL_PORT: String(internalPort),
       IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
       ...extra,
     });
@@ -82,7 +84,7 @@ export async function startMultiProcess(
     await waitReady(identity, `http://127.0.0.1:${identityPort}/readyz`);
     for (const [child, url] of ready) await waitReady(child, url);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await waitReady(gateway, `${gatewayUrl}/readyz`);
+    await waitReady(gateway, `http://127.0.0.1:${internalPort}/readyz`);
     return { gatewayUrl, adminToken, publicUrl, smtp, stop };
   } catch (err) {
     await stop();

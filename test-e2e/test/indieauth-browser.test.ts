@@ -30,6 +30,7 @@ describeWithBrowser('IndieAuth in a real browser (single process)', () => {
     murmur = await startSingleProcess({
       PATH: process.env.PATH,
       PORT: String(port),
+      GATEWAY_INTERNAL_PORT: '0', // any free port: tests run side by side
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       BUS_URL: `memory:e2e-browser-${process.pid}`,
@@ -70,11 +71,13 @@ describeWithBrowser('IndieAuth in a real browser (single process)', () => {
       await page.click('button:has-text("Email me a sign-in link")');
       await page.waitForSelector('text=Check your email');
 
-      // 2. The emailed link, opened in the same browser, signs in and returns to the screen.
+      // 2. The emailed link, opened in the same browser, asks to confirm; its button signs in and
+      // returns to the screen.
       const mail = await smtp.waitFor((m) => m.to.includes('ada@example.test'), 15_000);
       const link = mail.links.find((l) => l.startsWith(`${gatewayUrl}/account/signin/web?`));
       expect(link).toBeDefined();
       await page.goto(link!);
+      await page.click('button:has-text("Sign in")');
       await page.waitForSelector('button:has-text("Approve")');
       expect(new URL(page.url()).pathname).toBe('/indieauth/auth');
 
@@ -106,7 +109,7 @@ describeWithBrowser('IndieAuth in a real browser (single process)', () => {
       await page.click('button:has-text("Approve")');
       await page.waitForSelector('#me');
       expect(page.url().startsWith(client.redirectUri)).toBe(true);
-      // In the single process publishing made ada's default site, so `me` is its address (identity.md).
+      // In the single process publishing made ada's default site, so `me` is its address (docs/api/identity.md).
       await expect(page.locator('#me').textContent()).resolves.toBe(`${gatewayUrl}/sites/ada/`);
       await expect(page.locator('#scope').textContent()).resolves.toBe('create read');
       await expect(page.locator('#token').textContent()).resolves.toBe('yes');

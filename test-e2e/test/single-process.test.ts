@@ -18,6 +18,7 @@ describe('single process (embedded store, in-process bus)', () => {
     murmur = await startSingleProcess({
       PATH: process.env.PATH,
       PORT: String(await freePort()),
+      GATEWAY_INTERNAL_PORT: '0', // any free port: tests run side by side
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       BUS_URL: `memory:e2e-single-${process.pid}`,
@@ -65,5 +66,22 @@ describe('single process (embedded store, in-process bus)', () => {
     const page = await home.text();
     expect(page).toContain('rel="authorization_endpoint" href="http://murmur.test/indieauth/auth"');
     expect(page).toContain('class="h-feed');
+  });
+
+  test('200-readyz-internal-only: the internal port answers /readyz and /metrics, the public port 404', async () => {
+    const ready = await fetch(`${murmur.internalUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      services: { identity: 'ready', reader: 'ready', publishing: 'ready' },
+    });
+    const metrics = await fetch(`${murmur.internalUrl}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('gateway_requests_total');
+    for (const path of ['/readyz', '/metrics']) {
+      const res = await fetch(`http://127.0.0.1:${murmur.port}${path}`);
+      expect([path, res.status]).toEqual([path, 404]);
+    }
+    expect((await fetch(`http://127.0.0.1:${murmur.port}/healthz`)).status).toBe(200);
   });
 });

@@ -139,6 +139,18 @@ export function composeWritablePaths(service: ComposeService): string[] {
   return [...tmpfs.map((t) => t.split(':')[0]), ...volumes].filter((p): p is string => typeof p === 'string');
 }
 
+/** Files of this repository mounted into the container (`./path:/target[:ro]`), by repository path. */
+export function composeBindMounts(
+  service: ComposeService,
+): { source: string; target: string; readOnly: boolean }[] {
+  return (service.volumes ?? []).flatMap((v) => {
+    const [source, target, mode] =
+      typeof v === 'string' ? v.split(':') : [v.source, v.target, v.type === 'bind' ? 'rw' : undefined];
+    if (!source?.startsWith('./') || target === undefined) return [];
+    return [{ source: posix.normalize(source), target, readOnly: mode === 'ro' }];
+  });
+}
+
 /** Ports this service says it listens on inside its network (`expose`, or the container side of `ports`). */
 export function composeDeclaredPorts(service: ComposeService): number[] {
   const exposed = (service.expose ?? []).map(Number);
@@ -234,12 +246,13 @@ export interface PodDisruptionBudget extends K8sObject {
 }
 export interface Kustomization {
   resources?: string[];
+  configMapGenerator?: { name: string; files?: string[]; literals?: string[] }[];
   images?: { name: string; newName?: string; newTag?: string }[];
   namespace?: string;
 }
 export interface Base {
   kustomization: Kustomization;
-  /** Documents of the files kustomization.yaml lists. */
+  /** Documents of the files kustomization.yaml lists, and the ConfigMaps its configMapGenerator makes. */
   objects: K8sObject[];
   /** Documents of `*.example.yaml`: templates the operator copies (the Secret), never applied as they are. */
   templates: K8sObject[];
@@ -258,9 +271,23 @@ function parseDocuments(rel: string): K8sObject[] {
 export function loadBase(): Base {
   const kustomization = parse(readRepoFile(`${BASE_DIR}/kustomization.yaml`)) as Kustomization;
   const files = readdirSync(join(repoRoot, BASE_DIR)).filter((f) => /\.ya?ml$/.test(f));
+  const generated = (kustomization.configMapGenerator ?? []).map((g): K8sObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: g.name },
+    data: Object.fromEntries([
+      ...(g.files ?? []).map((f) => {
+        // `key=path` or `path` (the key is the file name).
+        const [key, path] = f.includes('=') ? f.split('=', 2) : [posix.basename(f), f];
+        return [key!, readRepoFile(`${BASE_DIR}/${path}`)];
+      }),
+      ...(g.literals ?? []).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    ]),
+  }));
   const objects = (kustomization.resources ?? [])
     .filter((f) => repoFileExists(`${BASE_DIR}/${f}`))
-    .flatMap((f) => parseDocuments(`${BASE_DIR}/${f}`));
+    .flatMap((f) => parseDocuments(`${BASE_DIR}/${f}`))
+    .concat(generated);
   const templates = files
     .filter((f) => /\.example\.ya?ml$/.test(f))
     .flatMap((f) => parseDocuments(`${BASE_DIR}/${f}`));
@@ -342,6 +369,18 @@ export function containerEnv(container: Container, base: Base): { env: Env; prob
   return { env, problems };
 }
 
+/**
+ * Variables a container sets only so that Kubernetes can expand them into another variable's value
+ * (`value: nats://reader:$(NATS_PASSWORD)@nats:4222`): pod plumbing, not configuration the process reads.
+ */
+export function expansionOnly(container: Container): Set<string> {
+  const referenced = new Set<string>();
+  for (const e of container.env ?? []) {
+    for (const m of (e.value ?? '').matchAll(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)) referenced.add(m[1]!);
+  }
+  return referenced;
+}
+
 /** A probe's or targetPort's port (a number or a container port's name) as a number. */
 export function resolvePort(port: number | string | undefined, container: Container): number | undefined {
   if (typeof port === 'number') return port;
@@ -393,3 +432,39 @@ export function exposedPorts(stage: DockerInstruction[]): Set<number> {
 }
 
 export const resolveIn = (dir: string, path: string): string => posix.resolve(dir, path);
+
+// ---------------------------------------------------------------------------------------------
+// nats-server configuration
+
+export interface NatsConfFacts {
+  serverName?: string;
+  client?: number;
+  monitor?: number;
+  jetstream: boolean;
+  storeDir?: string;
+  /** The cluster's route port, when the server is a cluster member. */
+  cluster?: number;
+  routes: string[];
+  /** `password: $NAME` of each user: the environment variables the server needs. */
+  passwordVars: string[];
+  /** Passwords written into the file rather than taken from the environment. */
+  literalPasswords: number;
+}
+
+/** What the checks need from a nats.conf, read with patterns (the files are rendered by deploy/src/access.ts). */
+export function natsConfFacts(text: string): NatsConfFacts {
+  const jetstream = /^jetstream\s*\{[^}]*\}/m.exec(text)?.[0];
+  const cluster = /^cluster\s*\{[\s\S]*?^\}/m.exec(text)?.[0];
+  const passwords = [...text.matchAll(/^\s*password:\s*(\S+)/gm)].map((m) => m[1]!);
+  return {
+    serverName: /^server_name:\s*(\S+)/m.exec(text)?.[1],
+    client: Number(/^port:\s*(\d+)/m.exec(text)?.[1]) || undefined,
+    monitor: Number(/^http_port:\s*(\d+)/m.exec(text)?.[1]) || undefined,
+    jetstream: jetstream !== undefined,
+    storeDir: /store_dir:\s*(\S+)/.exec(jetstream ?? '')?.[1],
+    cluster: Number(/^\s*port:\s*(\d+)/m.exec(cluster ?? '')?.[1]) || undefined,
+    routes: [...(/routes:\s*\[([^\]]*)\]/.exec(cluster ?? '')?.[1]?.matchAll(/\S+/g) ?? [])].map((m) => m[0]),
+    passwordVars: passwords.filter((p) => p.startsWith('$')).map((p) => p.slice(1)),
+    literalPasswords: passwords.filter((p) => !p.startsWith('$')).length,
+  };
+}

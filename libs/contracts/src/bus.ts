@@ -1,4 +1,4 @@
-// The two kinds of bus message and how their subjects are named (DESIGN.md §4). Services never type a
+// The two kinds of bus message and how their subjects are named (docs/adr/0002-bus.md). Services never type a
 // subject as a string literal: they import a definition from here and hand it to the bus.
 import { z } from 'zod';
 

@@ -15,3 +15,4 @@ export * from './ids/index.js';
 export * from './mail/index.js';
 export * from './sanitize/index.js';
 export * from './blobs/index.js';
+export * from './outbox/index.js';

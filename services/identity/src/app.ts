@@ -24,6 +24,7 @@ export async function buildIdentityApp(ctx: IdentityContext, store: Store): Prom
     config: ctx.config,
     bus: ctx.bus,
     store,
+    clock: ctx.clock,
     // IndieAuth's machine endpoints (and their 404s) answer in OAuth's shape; its screens say otherwise per route.
     errorStyle: (url) =>
       url.startsWith('/indieauth/') || url.startsWith('/.well-known/oauth-authorization-server')

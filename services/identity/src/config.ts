@@ -47,6 +47,11 @@ export const identityConfigSchema = z.object({
   ACCOUNT_LIMIT_PER_IP_PER_MINUTE: envVar.int({ min: 1, max: 100_000 }).default(30),
   /** GET /indieauth/auth, POST /indieauth/approve and /indieauth/signin, per client IP. */
   INDIEAUTH_SCREEN_LIMIT_PER_IP_PER_MINUTE: envVar.int({ min: 1, max: 100_000 }).default(60),
+  /**
+   * Whether every IndieAuth request must carry a PKCE S256 challenge. Only turn it off for clients
+   * that cannot send one: without it, an intercepted code can be redeemed by whoever holds it.
+   */
+  INDIEAUTH_REQUIRE_PKCE: envVar.bool().default(true),
   /** Code redemption and revocation at /indieauth/token and POST /indieauth/auth, per client IP. */
   INDIEAUTH_REDEEM_LIMIT_PER_IP_PER_MINUTE: envVar.int({ min: 1, max: 100_000 }).default(60),
 });

@@ -10,26 +10,22 @@ import {
   type Subscription,
 } from '@murmur/platform';
 import { buildIdentityApp } from './app.js';
+import { wireBus } from './bus.js';
 import { identityConfigSchema, type IdentityConfig } from './config.js';
 import { appleJwksLoader } from './domain/apple.js';
 import { AppleKeys } from './domain/apple-keys.js';
-import { answerBusRequests } from './domain/bus-handlers.js';
-import { followDefaultSites } from './domain/sites.js';
 import { createAiRecapProbe } from './domain/ai-recap.js';
-import { answerMailRequests, RELAYED_MAIL_JOB, sendRelayedMail } from './domain/relayed-mail.js';
 import { ClientInfoLoader } from './domain/client-info.js';
 import type { IdentityContext } from './domain/context.js';
 import { loadCsrfSecret } from './domain/csrf.js';
-import { createAccountLimits } from './domain/limits.js';
-import { sendSigninEmail, SIGNIN_MAIL_JOB } from './domain/signin.js';
+import { createIdentityLimits } from './domain/limits.js';
+import { registerIdentityJobs } from './jobs/index.js';
 import { createMailer } from './mail/mailer.js';
-import { IdentityStore } from './store.js';
+import { IdentityStore } from './store/index.js';
 
 export { identityConfigSchema, type IdentityConfig } from './config.js';
 
 export interface IdentityServiceOptions {
-  /** The clock for lifetimes and rate windows; tests move it forward instead of waiting. */
-  now?: () => Date;
   /** Host-name resolver of outbound fetches (client_id pages); tests map made-up hosts to a local server. */
   resolve?: Resolver;
 }
@@ -37,18 +33,24 @@ export interface IdentityServiceOptions {
 export function createIdentityService(
   options: IdentityServiceOptions = {},
 ): ServiceDefinition<IdentityConfig> {
-  const now = options.now ?? (() => new Date());
   return {
     name: 'identity',
     configSchema: identityConfigSchema,
-    async create({ config, logger, store, bus }) {
+    async create({ config, logger, store, bus, clock }) {
       const identityStore = new IdentityStore(store);
       await identityStore.createIndexes();
-      const jobs = new JobQueue(store, { service: 'identity', logger });
+      const jobs = new JobQueue(store, { service: 'identity', logger, clock });
       const fetcher = createSafeFetcher({
         policy: outboundPolicyFromConfig(config),
         baseUrl: config.PUBLIC_URL,
         ...(options.resolve ? { lookup: options.resolve } : {}),
+      });
+      const mailer = createMailer({
+        mailUrl: config.MAIL_URL,
+        from: config.MAIL_FROM,
+        outboxDir: join(config.DATA_DIR, 'outbox'),
+        logger,
+        now: () => clock.now(),
       });
       const ctx: IdentityContext = {
         config,
@@ -56,32 +58,22 @@ export function createIdentityService(
         bus,
         jobs,
         logger,
-        limits: createAccountLimits(store, config, now),
-        appleKeys: new AppleKeys(appleJwksLoader(config), () => now().getTime()),
-        clientInfo: new ClientInfoLoader({ fetcher, logger, now }),
-        csrfSecret: await loadCsrfSecret(identityStore, now()),
-        usingAi: createAiRecapProbe({ bus, logger }),
-        now,
+        mailer,
+        limits: createIdentityLimits(store, clock, config),
+        appleKeys: new AppleKeys(appleJwksLoader(config), () => clock.nowMs()),
+        clientInfo: new ClientInfoLoader({ fetcher, logger, clock }),
+        csrfSecret: await loadCsrfSecret(identityStore, clock.now()),
+        usingAi: createAiRecapProbe({ bus, logger }, () => clock.nowMs()),
+        clock,
       };
-      const mailer = createMailer({
-        mailUrl: config.MAIL_URL,
-        from: config.MAIL_FROM,
-        outboxDir: join(config.DATA_DIR, 'outbox'),
-        logger,
-      });
-      jobs.register(SIGNIN_MAIL_JOB, (payload) => sendSigninEmail(ctx, mailer, payload), { concurrency: 4 });
-      jobs.register(RELAYED_MAIL_JOB, (payload) => sendRelayedMail(ctx, mailer, payload), { concurrency: 2 });
+      registerIdentityJobs(jobs, ctx);
       const app = await buildIdentityApp(ctx, store);
 
       let subscriptions: Subscription[] = [];
       return {
         app,
         async start() {
-          subscriptions = [
-            ...(await answerBusRequests(ctx)),
-            ...(await followDefaultSites(ctx)),
-            await answerMailRequests(ctx),
-          ];
+          subscriptions = await wireBus(ctx);
           await jobs.start();
         },
         async stop() {

@@ -38,10 +38,10 @@ describe('POST /account/apple', () => {
 
   test('unknown sub with a free username → account created and linked; the token verifies once', async () => {
     const res = await post({
-      identity_token: await apple.token('apple-sub-1'),
+      // The address comes from the token, where Apple vouches for it (a body `email` is ignored).
+      identity_token: await apple.token('apple-sub-1', { email: 'grace@example.com', email_verified: true }),
       user_id: 'apple-sub-1',
       username: 'Grace',
-      email: 'grace@example.com',
       full_name: 'Grace Hopper',
       app_name: 'Reader',
     });
@@ -85,10 +85,12 @@ describe('POST /account/apple', () => {
 
   test('an email already used by another account is not copied to the new Apple account', async () => {
     const res = await post({
-      identity_token: await apple.token('apple-sub-2'),
+      identity_token: await apple.token('apple-sub-2', {
+        email: 'GRACE@example.com',
+        email_verified: 'true',
+      }),
       user_id: 'apple-sub-2',
       username: 'hopper',
-      email: 'GRACE@example.com',
     });
     expect(res.statusCode).toBe(200);
     const users = (await h.admin('GET', '/admin/users')).json().users as Array<{

@@ -1,7 +1,7 @@
 // Without a session the screen asks for an email address; the emailed link signs the browser in and
 // brings it back to the screen, which then asks for consent.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Harness } from './harness.js';
+import { followSigninLink, type Harness } from './harness.js';
 import { hiddenField, postForm, screen, startIndieAuthIdentity } from './indieauth.js';
 
 let h: Harness;
@@ -51,7 +51,8 @@ describe('GET /indieauth/auth without a session', () => {
     expect(returnTo.startsWith('/indieauth/auth?')).toBe(true);
     expect(Object.fromEntries(new URLSearchParams(returnTo.split('?')[1]))).toEqual(PARAMS);
 
-    const landed = await h.inject({ url: `${link.pathname}${link.search}` });
+    // The link opens a confirmation page; its button signs the browser in.
+    const landed = await followSigninLink(h, `${link.pathname}${link.search}`);
     expect(landed.statusCode).toBe(302);
     expect(landed.headers.location).toBe(returnTo);
     const cookie = /murmur_session=[^;]+/.exec(String(landed.headers['set-cookie']))![0];

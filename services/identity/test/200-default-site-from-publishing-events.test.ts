@@ -1,5 +1,5 @@
 // Publishing owns sites; identity keeps a copy of each user's default site from publishing's events,
-// so the account object reports it and IndieAuth's `me` becomes the site's address (identity.md).
+// so the account object reports it and IndieAuth's `me` becomes the site's address (docs/api/identity.md).
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { publishing } from '@murmur/contracts';
 import { eventually, startIdentity, type Harness } from './harness.js';

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createLogger } from '@murmur/platform';
-import { startIdentity, tokenFromMail, type Harness } from './harness.js';
+import { followSigninLink, startIdentity, tokenFromMail, type Harness } from './harness.js';
 
 let h: Harness;
 const lines: string[] = [];
@@ -25,7 +25,7 @@ describe('logs', () => {
       .token as string;
     await h.inject({ method: 'GET', url: '/account/me', headers: { authorization: `Bearer ${appToken}` } });
     const webToken = tokenFromMail(await h.signinMail('ada.lovelace@example.com'));
-    await h.inject({ method: 'GET', url: `/account/signin/web?token=${webToken}` });
+    await followSigninLink(h, `/account/signin/web?token=${webToken}`);
     await h.signin({ email: 'stranger@example.com' });
 
     const log = lines.join('\n');

@@ -32,6 +32,8 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
       code_challenge_methods_supported: ['S256'],
+      // This harness opted out of the PKCE requirement (400-auth-screen-pkce-required-by-default tests `true`).
+      require_pkce: false,
       authorization_response_iss_parameter_supported: true,
     });
   });

@@ -24,7 +24,7 @@ describe('POST /account/signin with the mail server down', () => {
     expect(failed.status).toBe('queued');
     expect(failed.lastError).toMatch(/mail delivery failed \((ESOCKET|ECONNECTION)\)/);
     const stored = await storedText(h.store);
-    const jobText = stored.split('\n').find((line) => line.includes('signin.mail'))!;
+    const jobText = stored.split('\n').find((line) => line.includes('identity.signin-email.send'))!;
     expect(jobText).not.toContain('ada.l@example.com');
     expect(jobText).not.toContain('token=');
   });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { sha256Hex } from '@murmur/platform';
 import { startFakeApple, type FakeApple } from './apple.js';
-import { startIdentity, storedText, tokenFromMail, type Harness } from './harness.js';
+import { followSigninLink, startIdentity, storedText, tokenFromMail, type Harness } from './harness.js';
 
 let h: Harness;
 let apple: FakeApple;
@@ -26,7 +26,7 @@ describe('stored secrets', () => {
     secrets.push(emailed, (await h.verify(emailed)).json().token);
 
     const webToken = tokenFromMail(await h.signinMail('ada@example.com'));
-    const web = await h.inject({ method: 'GET', url: `/account/signin/web?token=${webToken}` });
+    const web = await followSigninLink(h, `/account/signin/web?token=${webToken}`);
     const sessionId = /murmur_session=([^;]+)/.exec(String(web.headers['set-cookie']))![1]!;
     secrets.push(webToken, sessionId);
 

@@ -1,7 +1,8 @@
-// GET /account/signin/web: an emailed token becomes a browser session; return_to only ever stays on site.
+// The emailed web sign-in link: opening it shows a confirmation page, its button (a POST) turns the
+// token into a browser session; return_to only ever stays on site.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { TestResponse } from './http.js';
-import { startIdentity, tokenFromMail, type Harness } from './harness.js';
+import type { TestResponse } from './harness.js';
+import { followSigninLink, startIdentity, tokenFromMail, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -13,7 +14,7 @@ afterAll(() => h.stop());
 async function webSignin(returnTo?: string): Promise<TestResponse> {
   const token = tokenFromMail(await h.signinMail('ada@example.com'));
   const query = new URLSearchParams({ token, ...(returnTo === undefined ? {} : { return_to: returnTo }) });
-  return h.inject({ method: 'GET', url: `/account/signin/web?${query}` });
+  return followSigninLink(h, `/account/signin/web?${query}`);
 }
 
 function sessionCookie(res: TestResponse): string {
@@ -25,7 +26,7 @@ function sessionCookie(res: TestResponse): string {
   return cookie;
 }
 
-describe('GET /account/signin/web', () => {
+describe('GET, then POST /account/signin/web', () => {
   test('sets an HttpOnly, SameSite=Lax, 30-day session cookie and redirects to return_to', async () => {
     const res = await webSignin('/indieauth/auth?client_id=x');
     expect(res.statusCode).toBe(302);
@@ -69,9 +70,7 @@ describe('GET /account/signin/web', () => {
 
   test('a used or unknown token → 401 HTML page with no-referrer and no-store', async () => {
     const token = tokenFromMail(await h.signinMail('ada@example.com'));
-    expect((await h.inject({ method: 'GET', url: `/account/signin/web?token=${token}` })).statusCode).toBe(
-      302,
-    );
+    expect((await followSigninLink(h, `/account/signin/web?token=${token}`)).statusCode).toBe(302);
     for (const t of [token, 'B'.repeat(43)]) {
       const res = await h.inject({ method: 'GET', url: `/account/signin/web?token=${t}` });
       expect(res.statusCode).toBe(401);
@@ -86,7 +85,7 @@ describe('GET /account/signin/web', () => {
 
   test('an emailed token used for the web session no longer works at /account/verify', async () => {
     const token = tokenFromMail(await h.signinMail('ada@example.com'));
-    await h.inject({ method: 'GET', url: `/account/signin/web?token=${token}` });
+    await followSigninLink(h, `/account/signin/web?token=${token}`);
     expect((await h.verify(token)).statusCode).toBe(401);
   });
 
@@ -95,7 +94,7 @@ describe('GET /account/signin/web', () => {
     const head = await h.inject({ method: 'HEAD', url: `/account/signin/web?token=${token}` });
     expect(head.statusCode).toBe(200);
     expect(head.headers['set-cookie']).toBeUndefined();
-    const get = await h.inject({ method: 'GET', url: `/account/signin/web?token=${token}` });
+    const get = await followSigninLink(h, `/account/signin/web?token=${token}`);
     expect(get.statusCode).toBe(302);
   });
 
@@ -132,7 +131,7 @@ describe('Secure cookie', () => {
     try {
       await secure.createUser('ada', 'ada@example.com');
       const token = tokenFromMail(await secure.signinMail('ada@example.com'));
-      const res = await secure.inject({ method: 'GET', url: `/account/signin/web?token=${token}` });
+      const res = await followSigninLink(secure, `/account/signin/web?token=${token}`);
       expect(sessionCookie(res)).toContain('; Secure');
     } finally {
       await secure.stop();

@@ -1,7 +1,6 @@
 // /account/verify, /account/apple and /account/signin/web each allow 30 requests per minute per client address.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { TestRequest } from './http.js';
-import { startIdentity, type Harness } from './harness.js';
+import { startIdentity, type Harness, type TestRequest } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -39,12 +38,24 @@ const requests: Array<[string, (ip: string) => TestRequest, number]> = [
     }),
     401,
   ],
+  [
+    'POST /account/signin/web',
+    (ip) => ({
+      method: 'POST',
+      url: '/account/signin/web',
+      headers: { 'x-forwarded-for': ip, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `token=${'y'.repeat(43)}&csrf=x`,
+    }),
+    403, // not sent from the confirmation page; the limit still counts
+  ],
 ];
 
 describe('per-address limits of the account endpoints', () => {
   test.each(requests)(
     '%s: the 31st request within a minute → 429 with Retry-After; other addresses unaffected',
     async (_name, make, usual) => {
+      // A fresh window per case: GET and POST /account/signin/web share one allowance.
+      h.clock.advance(120_000);
       for (let i = 0; i < 30; i++) expect((await h.inject(make('203.0.113.50'))).statusCode).toBe(usual);
       const limited = await h.inject(make('203.0.113.50'));
       expect(limited.statusCode).toBe(429);

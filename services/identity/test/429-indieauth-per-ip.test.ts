@@ -1,4 +1,4 @@
-// security.md §5: the IndieAuth screens and code redemption allow 60 requests a minute per client IP
+// docs/security.md: the IndieAuth screens and code redemption allow 60 requests a minute per client IP
 // (configurable); more → 429 with Retry-After, in each endpoint's own error shape.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Harness } from './harness.js';

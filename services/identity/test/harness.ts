@@ -1,5 +1,5 @@
 // A running identity service for tests: memory store and bus of its own, mail to a local SMTP capture,
-// a clock the test can move, and small helpers for the requests most tests make.
+// the platform's TestClock (it stands still until a test moves it), and small helpers for the requests most tests make.
 import { randomUUID } from 'node:crypto';
 import {
   connectBus,
@@ -11,9 +11,21 @@ import {
   type RunningService,
   type Store,
 } from '@murmur/platform';
-import { startSmtpCapture, testLogger, type CapturedMail, type SmtpCapture } from '@murmur/platform/testing';
+import {
+  send,
+  startSmtpCapture,
+  TestClock,
+  testLogger,
+  type CapturedMail,
+  type SmtpCapture,
+  type WireRequest,
+  type WireResponse,
+} from '@murmur/platform/testing';
 import { createIdentityService, type IdentityConfig } from '../src/index.js';
-import { send, type TestRequest, type TestResponse } from './http.js';
+
+export { eventually } from '@murmur/platform/testing';
+export type TestRequest = WireRequest;
+export type TestResponse = WireResponse;
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const PUBLIC_URL = 'http://murmur.test';
@@ -33,14 +45,6 @@ export const COLLECTIONS = [
   'counters',
   'ratelimits',
 ] as const;
-
-export class TestClock {
-  private offsetMs = 0;
-  readonly now = (): Date => new Date(Date.now() + this.offsetMs);
-  advance(ms: number): void {
-    this.offsetMs += ms;
-  }
-}
 
 export interface Harness {
   service: RunningService<IdentityConfig>;
@@ -90,7 +94,7 @@ export async function startIdentity(
   const busUrl = `memory:identity-test-${randomUUID()}`;
   const bus = await connectBus(busUrl, { service: 'identity', logger });
   const service = await startService(
-    createIdentityService({ now: clock.now, ...(options.resolve ? { resolve: options.resolve } : {}) }),
+    createIdentityService(options.resolve ? { resolve: options.resolve } : {}),
     {
       env: {
         STORE_URL: 'memory:',
@@ -105,6 +109,7 @@ export async function startIdentity(
       store,
       bus,
       logger,
+      clock,
       port: 0,
       host: '127.0.0.1',
     },
@@ -168,6 +173,42 @@ export async function startIdentity(
   return harness;
 }
 
+/** A hidden field of one of identity's forms (the first with that name), unescaped. */
+export function hiddenField(html: string, name: string): string {
+  const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"\\s*/?>`).exec(html);
+  if (!match) throw new Error(`no hidden ${name} field in:\n${html}`);
+  return match[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+}
+
+/**
+ * What a browser does with an emailed web sign-in link: open it (a confirmation page), then press
+ * its button (a POST carrying the page's cookie and form fields). Returns the POST's answer, or the
+ * GET's when the link did not lead to a confirmation page.
+ */
+export async function followSigninLink(
+  h: Pick<Harness, 'inject'>,
+  pathAndQuery: string,
+): Promise<TestResponse> {
+  const opened = await h.inject({ method: 'GET', url: pathAndQuery });
+  if (opened.statusCode !== 200) return opened;
+  const setCookie = opened.headers['set-cookie'];
+  const confirm = (Array.isArray(setCookie) ? setCookie : [String(setCookie ?? '')])
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('murmur_signin='));
+  const fields = new URLSearchParams({
+    token: hiddenField(opened.body, 'token'),
+    csrf: hiddenField(opened.body, 'csrf'),
+  });
+  if (opened.body.includes('name="return_to"'))
+    fields.set('return_to', hiddenField(opened.body, 'return_to'));
+  return h.inject({
+    method: 'POST',
+    url: '/account/signin/web',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(confirm ? { cookie: confirm } : {}) },
+    payload: fields.toString(),
+  });
+}
+
 /** The `token` parameter of the link in a sign-in email (works for custom-scheme app links too). */
 export function tokenFromMail(mail: CapturedMail): string {
   const match = /[?&]token=([A-Za-z0-9_-]+)/.exec(mail.text);
@@ -187,15 +228,4 @@ export async function storedText(store: Store): Promise<string> {
   const parts: string[] = [];
   for (const name of COLLECTIONS) parts.push(JSON.stringify(await store.collection(name).find({})));
   return parts.join('\n');
-}
-
-/** Waits until `check` passes (jobs run on their own schedule). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

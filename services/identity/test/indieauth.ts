@@ -4,8 +4,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { LookupAddress } from 'node:dns';
-import type { TestResponse } from './http.js';
-import { startIdentity, tokenFromMail, type Harness } from './harness.js';
+import type { TestResponse } from './harness.js';
+import { followSigninLink, hiddenField, startIdentity, tokenFromMail, type Harness } from './harness.js';
+
+export { hiddenField };
 
 export interface ClientPage {
   status?: number;
@@ -56,15 +58,23 @@ export async function resolveTestHosts(hostname: string): Promise<LookupAddress[
   throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
 }
 
-/** Identity whose outbound fetches may reach the client sites on 127.0.0.1 (the operator allow-list). */
+/**
+ * Identity whose outbound fetches may reach the client sites on 127.0.0.1 (the operator allow-list).
+ * PKCE is optional here, as for an operator who opted out: most files test other rules and also send
+ * the PKCE-less requests older clients send. 400-auth-screen-pkce-required-by-default.test.ts tests
+ * the default (required); pass `INDIEAUTH_REQUIRE_PKCE: 'true'` to get it.
+ */
 export function startIndieAuthIdentity(env: Record<string, string> = {}): Promise<Harness> {
-  return startIdentity({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', ...env }, { resolve: resolveTestHosts });
+  return startIdentity(
+    { OUTBOUND_ALLOW_HOSTS: '127.0.0.1', INDIEAUTH_REQUIRE_PKCE: 'false', ...env },
+    { resolve: resolveTestHosts },
+  );
 }
 
-/** Follows an emailed web sign-in link and returns the `murmur_session=…` cookie pair. */
+/** Follows an emailed web sign-in link (and confirms it) and returns the `murmur_session=…` cookie pair. */
 export async function signInBrowser(h: Harness, email: string): Promise<string> {
   const token = tokenFromMail(await h.signinMail(email));
-  const res = await h.inject({ method: 'GET', url: `/account/signin/web?token=${token}` });
+  const res = await followSigninLink(h, `/account/signin/web?token=${token}`);
   const cookie = /murmur_session=[^;]+/.exec(String(res.headers['set-cookie']))?.[0];
   if (!cookie) throw new Error(`no session cookie: ${res.statusCode}`);
   return cookie;
@@ -76,13 +86,6 @@ export function screen(h: Harness, params: Record<string, string>, cookie?: stri
     url: `/indieauth/auth?${new URLSearchParams(params)}`,
     ...(cookie ? { headers: { cookie } } : {}),
   });
-}
-
-/** A hidden field of the screen's forms (the first with that name). */
-export function hiddenField(html: string, name: string): string {
-  const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"\\s*/?>`).exec(html);
-  if (!match) throw new Error(`no hidden ${name} field in:\n${html}`);
-  return match[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
 }
 
 /** POST a form (`application/x-www-form-urlencoded`); repeated names as [name, value] pairs. */

@@ -1,5 +1,5 @@
 // The reader's environment: the base variables every service reads, its port, and its own settings.
-// services/reader/README.md describes each variable (to be merged into docs/configuration.md).
+// Each variable is described in services/reader/README.md and docs/configuration.md.
 import { z } from 'zod';
 import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
 
@@ -19,7 +19,10 @@ export const readerConfigSchema = z
     /** Concurrent requests to one host (feed polling and discovery), per process. */
     READER_FETCH_PER_HOST: envVar.int({ min: 1, max: 64 }).default(2),
     READER_SUBSCRIPTIONS_PER_USER: envVar.int({ min: 1, max: 100_000 }).default(5000),
-    /** Per user (token): subscription creates per minute, OPML imports per hour, recap POSTs per minute. */
+    /**
+     * Per verified user, counted in the store (shared by replicas): subscription creates per minute,
+     * OPML imports per hour, recap POSTs per minute.
+     */
     READER_SUBSCRIBE_LIMIT_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(30),
     READER_IMPORT_LIMIT_PER_HOUR: envVar.int({ min: 1, max: 1_000_000 }).default(5),
     READER_RECAP_LIMIT_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(60),

@@ -107,11 +107,26 @@ export interface StarredRef {
  * Everything a user's views depend on is versioned here: every change to the user's subscriptions,
  * taggings or sets (and every new entry of a subscribed feed) increments `version` after writing.
  */
+/** The lists that announce their own `Last-Modified` (see domain/states.ts, listChangedAt). */
+export const LISTS = ['subscriptions', 'taggings', 'unread', 'starred'] as const;
+export type ListName = (typeof LISTS)[number];
+
 export interface UserStateDoc {
   [key: string]: unknown;
   _id: number;
   version: number;
+  /** The last change of anything the user's views show. */
   updatedAt: Date;
+  /** The last change of each list (`<list>ChangedAt`); absent until its first change. */
+  subscriptionsChangedAt?: Date;
+  taggingsChangedAt?: Date;
+  unreadChangedAt?: Date;
+  starredChangedAt?: Date;
+  /**
+   * Since when the list times above are kept (the document's first write that kept them): a list
+   * without a time has not changed since. Absent in documents not written since then.
+   */
+  listsTrackedSince?: Date;
   /** Unread entry ids, comma-separated (see domain/states.ts for why a string). */
   unread: string;
   /** Ids of new entries of subscribed feeds, unread too, not yet folded into `unread`. */

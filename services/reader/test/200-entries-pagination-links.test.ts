@@ -1,4 +1,4 @@
-// Pagination headers of entry lists (reader.md "Pagination headers"): identical Links and Link, absolute
+// Pagination headers of entry lists (docs/api/reader.md "Pagination headers"): identical Links and Link, absolute
 // URLs from the configured base URL, exact separators, no raw commas, every parameter kept.
 import { describe, expect, test } from '@jest/globals';
 import { rssWithItems, type FeedServer } from './feed-server.js';

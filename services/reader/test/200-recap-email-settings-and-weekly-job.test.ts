@@ -106,7 +106,7 @@ describe('the weekly email', () => {
     expect(settings!.lastSentOn).toBeNull();
     const job = await h.store
       .collection('jobs')
-      .findOne({ type: 'reader.recap.email', 'payload.userId': carl.id });
+      .findOne({ type: 'reader.recap-email.send', 'payload.userId': carl.id });
     expect(job!.lastError).toMatch(/Internal error|mailer/);
     h.identity.mailFails = false;
   });

@@ -16,11 +16,10 @@ import {
   type Bus,
   type RunningService,
 } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
+import { send, testLogger, type WireResponse } from '@murmur/platform/testing';
 import type { FastifyInstance } from 'fastify';
 import { createReaderService, type ReaderContext } from '../src/index.js';
 import { rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
-import { send, type TestResponse } from './http.js';
 
 const PUBLIC_URL = 'http://murmur.test';
 const ADMIN = 'flow-admin-token-0123456789abcdef';
@@ -43,7 +42,7 @@ function client(method: string, path: string, payload?: object, headers: Record<
   return send(gatewayUrl, { method, url, headers: { ...auth, ...headers }, ...(payload ? { payload } : {}) });
 }
 
-function next(res: TestResponse): string | undefined {
+function next(res: WireResponse): string | undefined {
   const header = res.headers.links as string | undefined;
   const link = header?.split(', ').find((part) => part.split('; ')[1] === 'rel="next"');
   return link?.split('; ')[0]!.slice(1, -1);

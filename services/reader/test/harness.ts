@@ -1,19 +1,26 @@
-// A running reader for tests: memory store and bus of its own, a fake identity answering token and
-// credential checks, user look-ups and mail on that bus, a clock the test can move, and helpers for
+// A running reader for tests: memory store and bus of its own, the platform's fake identity answering
+// token and credential checks and user look-ups on that bus (plus a mailer), the platform's TestClock
+// as the process clock, and helpers for
 // the requests most tests make. The scheduler is off; tests run jobs by asking for them.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
-import { identity, mail, SCOPES } from '@murmur/contracts';
+import { mail } from '@murmur/contracts';
 import {
   connectBus,
   openStore,
-  sha256Hex,
   startService,
   type Bus,
   type RunningService,
   type Store,
 } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
+import {
+  send,
+  startFakeIdentity,
+  TestClock,
+  testLogger,
+  type FakeIdentity,
+  type WireResponse,
+} from '@murmur/platform/testing';
 import {
   createReaderService,
   type ReaderConfig,
@@ -21,7 +28,6 @@ import {
   type ReaderServiceOptions,
 } from '../src/index.js';
 import { startFeedServer, type FeedServer } from './feed-server.js';
-import { send, type TestResponse } from './http.js';
 
 export const PUBLIC_URL = 'http://murmur.test';
 export const READER_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
@@ -35,76 +41,40 @@ export interface TestUser {
   scopes?: string[];
 }
 
-/** Identity's bus answers, from a table of users. Mail sent through it is kept in `mails`. */
-export class FakeIdentity {
+/**
+ * Identity for the reader's tests: the platform's fake identity (tokens, Basic logins, user look-ups)
+ * plus the mailer identity runs, whose messages are kept in `mails`.
+ */
+export class TestIdentity {
   readonly users: TestUser[] = [];
   readonly mails: mail.MailMessage[] = [];
   mailFails = false;
-  private nextId = 1;
 
-  constructor(private readonly bus: Bus) {}
+  private constructor(readonly fake: FakeIdentity) {}
 
-  async start(): Promise<void> {
-    await this.bus.handle(identity.tokenVerify, async ({ token }) => {
-      const user = this.users.find((u) => u.token === token);
-      if (!user) return { active: false as const };
-      return {
-        active: true as const,
-        userId: user.id,
-        username: user.username,
-        kind: user.scopes ? ('indieauth' as const) : ('app' as const),
-        scopes: user.scopes ?? [...SCOPES],
-        clientId: '',
-        tokenHash: sha256Hex(token),
-      };
-    });
-    await this.bus.handle(identity.credentialsVerify, async ({ login, token }) => {
-      const user = this.users.find(
-        (u) => (u.username === login || u.email === login.toLowerCase()) && u.token === token && !u.scopes,
-      );
-      return user ? { ok: true as const, userId: user.id, username: user.username } : { ok: false as const };
-    });
-    await this.bus.handle(identity.usersGet, async (query) => {
-      const user = this.users.find((u) =>
-        'id' in query ? u.id === query.id : u.username === query.username,
-      );
-      const publicUser = user && {
-        id: user.id,
-        username: user.username,
-        email: user.email,
-        name: user.username,
-        fullName: '',
-        avatar: '',
-        bio: '',
-        createdAt: new Date(0).toISOString(),
-      };
-      return { user: publicUser ?? null };
-    });
-    await this.bus.handle(mail.mailSend, async (message) => {
-      if (this.mailFails) throw new Error('mailer down');
-      this.mails.push(message);
+  static async start(bus: Bus): Promise<TestIdentity> {
+    const identity = new TestIdentity(await startFakeIdentity(bus));
+    await bus.handle(mail.mailSend, async (message) => {
+      if (identity.mailFails) throw new Error('mailer down');
+      identity.mails.push(message);
       return { accepted: true as const };
     });
+    return identity;
   }
 
+  /** A user with one token: an app token, or an IndieAuth token with `scopes`. */
   addUser(username: string, scopes?: string[]): TestUser {
+    const { id } = this.fake.addUser({ username });
+    const { token } = this.fake.addToken({ userId: id, ...(scopes ? { kind: 'indieauth', scopes } : {}) });
     const user: TestUser = {
-      id: this.nextId++,
+      id,
       username,
       email: `${username}@example.com`,
-      token: randomBytes(32).toString('base64url'),
+      token,
       ...(scopes ? { scopes } : {}),
     };
     this.users.push(user);
     return user;
-  }
-}
-
-export class TestClock {
-  private offsetMs = 0;
-  readonly now = (): number => Date.now() + this.offsetMs;
-  advance(ms: number): void {
-    this.offsetMs += ms;
   }
 }
 
@@ -113,7 +83,8 @@ export interface Harness {
   ctx: ReaderContext;
   store: Store;
   bus: Bus;
-  identity: FakeIdentity;
+  identity: TestIdentity;
+  /** The process's clock; it stands still until a test moves it. */
   clock: TestClock;
   url: string;
   /** A request as `user` (Bearer), or without credentials for `null`. */
@@ -123,8 +94,8 @@ export interface Harness {
     url: string,
     payload?: string | object,
     headers?: Record<string, string>,
-  ): Promise<TestResponse>;
-  get(user: TestUser | null, url: string, headers?: Record<string, string>): Promise<TestResponse>;
+  ): Promise<WireResponse>;
+  get(user: TestUser | null, url: string, headers?: Record<string, string>): Promise<WireResponse>;
   /** POST subscriptions.json; throws unless 200 or 302. */
   subscribe(user: TestUser, feedUrl: string): Promise<{ id: number; feed_id: number; [k: string]: unknown }>;
   /** Queues a refresh of the feed and waits until every due job is done. */
@@ -143,12 +114,10 @@ export async function startReader(
   const busUrl = `memory:reader-test-${randomUUID()}`;
   const bus = await connectBus(busUrl, { service: 'reader', logger });
   const store = await openStore('memory:', { service: 'reader' });
-  const fakeIdentity = new FakeIdentity(bus);
-  await fakeIdentity.start();
+  const fakeIdentity = await TestIdentity.start(bus);
   let ctx: ReaderContext | undefined;
   const service = await startService(
     createReaderService({
-      now: clock.now,
       schedulerIntervalMs: 0,
       jobPollIntervalMs: 50,
       ...options,
@@ -172,6 +141,7 @@ export async function startReader(
       store,
       bus,
       logger,
+      clock,
       port: 0,
       host: '127.0.0.1',
     },
@@ -190,7 +160,7 @@ export async function startReader(
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const pending = await jobs.countDocuments({
-        $or: [{ status: 'running' }, { status: 'queued', runAt: { $lte: new Date() } }],
+        $or: [{ status: 'running' }, { status: 'queued', runAt: { $lte: clock.now() } }],
       });
       if (pending === 0) return;
       if (Date.now() > deadline) throw new Error(`jobs still pending after ${timeoutMs} ms`);
@@ -229,9 +199,7 @@ export async function startReader(
 }
 
 /** `Authorization: Basic` for a login and app token. */
-export function basic(login: string, token: string): Record<string, string> {
-  return { authorization: `Basic ${Buffer.from(`${login}:${token}`).toString('base64')}` };
-}
+export { basicAuth as basic } from '@murmur/platform/testing';
 
 export interface ReaderWithFeedServer {
   h: Harness;

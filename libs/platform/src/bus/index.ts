@@ -1,4 +1,4 @@
-// The bus (DESIGN.md §4): one port, two adapters, one contract suite (libs/platform/test/bus/).
+// The bus (docs/adr/0002-bus.md): one port, two adapters, one contract suite (libs/platform/test/bus/).
 export { connectBus } from './connect.js';
 export { MemoryBus } from './memory.js';
 export { memoryBroker, type MemoryBroker } from './memory-broker.js';
@@ -7,6 +7,8 @@ export { BusNoResponderError, BusTimeoutError, BusValidationError } from './port
 export type {
   Bus,
   BusClientOptions,
+  BusHeaders,
+  BusHealth,
   DeadLetter,
   EventContext,
   EventHandler,

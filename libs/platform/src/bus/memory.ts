@@ -8,6 +8,7 @@ import type { MemoryBroker, Settlement } from './memory-broker.js';
 import type {
   Bus,
   BusClientOptions,
+  BusHealth,
   DeadLetter,
   EventHandler,
   PublishOptions,
@@ -75,7 +76,7 @@ export class MemoryBus implements Bus {
 
   async publish<D>(def: EventDef<D>, data: D, options: PublishOptions = {}): Promise<EventEnvelope<D>> {
     this.assertOpen();
-    const { envelope, body } = encodeEvent(def, data, options.id);
+    const { envelope, body } = encodeEvent(def, data, options);
     this.broker.storeEvent(def.subject, body, normalizeHeaders(options.headers), envelope.id);
     return envelope;
   }
@@ -142,6 +143,10 @@ export class MemoryBus implements Bus {
       }
     });
     return this.subscriptions.add(async () => remove());
+  }
+
+  async health(): Promise<BusHealth> {
+    return this.closing ? { ok: false, problems: ['bus is closed'] } : { ok: true, problems: [] };
   }
 
   async ping(): Promise<void> {

@@ -15,6 +15,7 @@ import {
   type JetStreamManager,
   type StreamConfig,
 } from '@nats-io/jetstream';
+import type { Logger } from 'pino';
 import { nanos } from '@nats-io/transport-node';
 import { DUPLICATE_WINDOW_MS, EVENT_MAX_AGE_MS, type RetryPolicy } from './delivery.js';
 
@@ -48,22 +49,46 @@ const streams: Array<Partial<StreamConfig> & { name: string }> = [
   },
 ];
 
-const isApiError = (err: unknown, code: number) => err instanceof JetStreamApiError && err.code === code;
+export const isApiError = (err: unknown, code: number) =>
+  err instanceof JetStreamApiError && err.code === code;
 
-export async function ensureStreams(jsm: JetStreamManager): Promise<void> {
-  for (const config of streams) {
+export interface StreamOptions {
+  /** Copies of each stream in a cluster (`BUS_STREAM_REPLICAS`); applied when a stream is created. */
+  replicas: number;
+  log: Logger;
+}
+
+/**
+ * Creates the streams that are missing (at connect, and again when a server lost its state) and brings the limits
+ * of existing ones up to date. The replica count of an existing stream is left alone: changing it moves data
+ * between servers, which is an operator's decision (`nats stream edit`), so a difference is only logged.
+ */
+export async function ensureStreams(jsm: JetStreamManager, options: StreamOptions): Promise<void> {
+  for (const base of streams) {
+    const config = { ...base, num_replicas: options.replicas };
+    let existing: StreamConfig | undefined;
     try {
-      await jsm.streams.info(config.name);
+      existing = (await jsm.streams.info(config.name)).config;
     } catch (err) {
       if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
       try {
         await jsm.streams.add(config);
         continue;
-      } catch {
-        // another replica created it first: fall through to the update, which fails loudly if it truly failed
+      } catch (addError) {
+        // Another replica may have created it first; if not, the creation's own error is the one worth reading.
+        const info = await jsm.streams.info(config.name).catch(() => undefined);
+        if (!info) throw addError;
+        existing = info.config;
       }
     }
     const { name, retention: _retention, storage: _storage, ...mutable } = config;
+    if (existing.num_replicas !== options.replicas) {
+      options.log.warn(
+        { stream: name, replicas: existing.num_replicas, wanted: options.replicas },
+        'bus stream keeps its replica count; change it with `nats stream edit` if intended',
+      );
+      mutable.num_replicas = existing.num_replicas;
+    }
     await jsm.streams.update(name, mutable);
   }
 }
@@ -73,10 +98,18 @@ export function consumerName(durable: string, subject: string): string {
   return `${durable}-${createHash('sha256').update(subject).digest('hex').slice(0, 12)}`;
 }
 
+/**
+ * The group's consumer, created when missing. `resumeFrom` is absent only when the group is subscribed for the
+ * first time from this process: a brand-new group starts with the events published after it exists (ADR 0002).
+ * When a consumer that this process was already using has vanished (the server lost its state, or someone deleted
+ * it), it is recreated from `resumeFrom` — the stream time of the last event this member settled, or the moment it
+ * subscribed — so that nothing published meanwhile is skipped; the price is redelivering a few events.
+ */
 export async function ensureConsumer(
   jsm: JetStreamManager,
   subject: string,
   policy: RetryPolicy,
+  resumeFrom?: Date,
 ): Promise<ConsumerInfo> {
   const name = consumerName(policy.durable, subject);
   const tunable = { ack_wait: nanos(ACK_WAIT_MS), max_deliver: policy.maxDeliver };
@@ -91,8 +124,10 @@ export async function ensureConsumer(
     durable_name: name,
     filter_subject: subject,
     ack_policy: AckPolicy.Explicit,
-    // A new group starts with events published after it exists; afterwards the consumer keeps its position.
-    deliver_policy: DeliverPolicy.New,
+    ...(resumeFrom
+      ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: resumeFrom.toISOString() }
+      : // A new group starts with events published after it exists; afterwards the consumer keeps its position.
+        { deliver_policy: DeliverPolicy.New }),
     ...tunable,
   };
   try {

@@ -1,14 +1,27 @@
-// The bus port (DESIGN.md §4), implemented in memory and over NATS (core request/reply + JetStream).
+// The bus port (docs/adr/0002-bus.md), implemented in memory and over NATS (core request/reply + JetStream).
 // The bus contract suite (libs/platform/test/bus/) runs against both and is the definition of this port.
 import type { Logger } from 'pino';
 import type { EventDef, EventEnvelope, RequestDef } from '@murmur/contracts';
 
 export type Headers = Record<string, string>;
+/** Headers of bus messages (`x-request-id` travels in them). */
+export type BusHeaders = Headers;
 
 /** Who is connecting: `service` names the NATS connection and tags the bus's log lines. */
 export interface BusClientOptions {
   service: string;
   logger: Logger;
+  /** NATS: copies of each stream when this client creates it (`BUS_STREAM_REPLICAS`, default 1). */
+  streamReplicas?: number;
+  /** NATS user and password (connectBus takes them from BUS_URL's user info). Never logged. */
+  auth?: { user: string; pass: string };
+}
+
+/** What `health()` finds: `ok` unless the bus cannot be reached or one of this client's durable groups is broken. */
+export interface BusHealth {
+  ok: boolean;
+  /** One sentence per problem, for `/readyz` and the logs. */
+  problems: string[];
 }
 
 export interface MessageContext {
@@ -31,6 +44,8 @@ export interface PublishOptions {
   headers?: Headers;
   /** Event id; a random UUID when absent. Consumers use it to stay idempotent. */
   id?: string;
+  /** The envelope's `occurredAt` (ISO 8601); now when absent. The outbox keeps the time the event was recorded. */
+  occurredAt?: string;
 }
 
 export interface SubscribeOptions {
@@ -90,7 +105,12 @@ export interface Bus {
   listen<D>(def: EventDef<D>, handler: EventHandler<D>): Promise<Subscription>;
   /** Plain, non-durable listener for dead letters of a group (operators and tests). */
   onDeadLetter(durable: string, handler: (letter: DeadLetter) => void): Promise<Subscription>;
-  /** Resolves when the bus answers (used by `/readyz`). */
+  /**
+   * Whether the bus answers and every durable group this client subscribed is in place (NATS: its consumer exists;
+   * a missing one is being recreated meanwhile). Never rejects.
+   */
+  health(): Promise<BusHealth>;
+  /** Resolves when `health()` is ok, rejects with its problems otherwise (used by `/readyz`). */
   ping(): Promise<void>;
   /** Drain: stop taking new messages, let running handlers finish, close. */
   close(): Promise<void>;

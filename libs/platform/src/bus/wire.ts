@@ -142,14 +142,15 @@ export function readReply<Req, Res>(def: RequestDef<Req, Res>, body: string): Re
 export function encodeEvent<D>(
   def: EventDef<D>,
   data: D,
-  id?: string,
+  options: { id?: string; occurredAt?: string } = {},
 ): { envelope: EventEnvelope<D>; body: string } {
   const parsed = def.data.safeParse(data);
   if (!parsed.success) throw new BusValidationError(def.subject, describeIssues(parsed.error));
+  if (options.id === '') throw new BusValidationError(def.subject, 'id: must not be empty');
   const envelope: EventEnvelope<D> = {
-    id: id ?? randomUUID(),
+    id: options.id ?? randomUUID(),
     type: def.type,
-    occurredAt: new Date().toISOString(),
+    occurredAt: options.occurredAt ?? new Date().toISOString(),
     producer: def.producer,
     data: parsed.data,
   };

@@ -1,5 +1,6 @@
 // Variables every process reads, and the per-service port variables. docs/configuration.md lists them.
 import { z } from 'zod';
+import { parseNatsServers } from '../bus/connect.js';
 import { envVar, isHostOrCidr, trustProxyVar } from './vars.js';
 
 export const DEFAULT_PORT = 8080;
@@ -16,16 +17,35 @@ export const baseConfigShape = {
   STORE_URL: envVar
     .urlWithScheme(['file:', 'memory:', 'mongodb://', 'mongodb+srv://'])
     .default(`file:${DEFAULT_DATA_DIR}`),
+  /**
+   * `memory:[name]`, or NATS servers `nats://[user:password@]host:port[,…]`. The user info (one user for every
+   * server listed) is how a service authenticates to a NATS server with per-service users; error messages and
+   * logs never show the password.
+   */
   BUS_URL: z
     .string()
     .transform((text, ctx) => {
       const s = text.trim();
-      const ok = s.startsWith('memory:') || s.split(',').every((part) => part.trim().startsWith('nats://'));
-      if (!ok)
-        ctx.addIssue({ code: 'custom', message: 'must be memory:[name] or nats://host:port[,nats://…]' });
+      if (s.startsWith('memory:')) return s;
+      try {
+        parseNatsServers(s);
+      } catch (err) {
+        // What is wrong with the user info is worth saying; parseNatsServers never echoes a password.
+        const message = (err as Error).message;
+        const detail = /credentials|no user/.test(message) ? `: ${message.replace(/^bus URL: /, '')}` : '';
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be memory:[name] or nats://host:port[,nats://…]${detail}`,
+        });
+      }
       return s;
     })
     .default('memory:'),
+  /**
+   * Replicas of the JetStream streams the bus creates: 1 on a single NATS server, 3 on a three-node cluster
+   * (an event survives the loss of one node). More than the cluster's size makes stream creation fail.
+   */
+  BUS_STREAM_REPLICAS: envVar.int({ min: 1, max: 5 }).default(1),
   OUTBOUND_ALLOW_PRIVATE: envVar.bool().default(false),
   OUTBOUND_ALLOW_HOSTS: envVar
     .list({ test: isHostOrCidr, message: 'must be a comma list of host names, IP addresses or CIDRs' })

@@ -18,7 +18,7 @@ export {
   type ServicePortVar,
   type ServiceUrlVar,
 } from './base.js';
-export { envVar, trustProxyVar, isHostOrCidr, type LogLevel } from './vars.js';
+export { envVar, trustProxyVar, adminTokenVar, isHostOrCidr, type LogLevel } from './vars.js';
 
 export interface ConfigIssue {
   variable: string;
@@ -32,7 +32,8 @@ const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|KEY)$/i;
 /** How a value may be printed: never a secret, never the password part of a URL. */
 export function showConfigValue(name: string, value: string): string {
   if (SECRET_NAME.test(name)) return '(hidden)';
-  const masked = value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*:)[^/@]*@/i, '$1***@');
+  // Every URL of a comma list (`nats://u:p@a:4222,nats://u:p@b:4222`) has its password masked.
+  const masked = value.replace(/(^|,)(\s*[a-z][a-z0-9+.-]*:\/\/[^/@:,]*:)[^/@,]*@/gi, '$1$2***@');
   return JSON.stringify(masked);
 }
 

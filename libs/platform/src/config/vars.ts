@@ -109,3 +109,10 @@ export const trustProxyVar = () =>
     }
     return items;
   });
+
+/**
+ * MURMUR_ADMIN_TOKEN: the shared secret of the operator APIs (identity's /admin, publishing's
+ * /admin/sites). At least 16 characters. Services add `.optional()`: the APIs answer 403 while unset.
+ */
+export const adminTokenVar = () =>
+  z.string().trim().min(16, { error: 'must be at least 16 characters (use a long random string)' });

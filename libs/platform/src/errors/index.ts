@@ -1,4 +1,4 @@
-// The one error type of the platform (DESIGN.md §8). Handlers throw these through the factories;
+// The one error type of the platform (docs/architecture.md, errors). Handlers throw these through the factories;
 // the HTTP app renders them in each area's shape, the bus carries them as `{status, code, message, param}`.
 
 export class AppError extends Error {

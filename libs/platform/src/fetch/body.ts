@@ -1,4 +1,4 @@
-// Rule 6 of security.md §1: the body is streamed, decompressed here (undici's request() does not), and
+// Rule 6 of outbound fetches (docs/security.md): the body is streamed, decompressed here (undici's request() does not), and
 // the read is aborted as soon as the decompressed size passes the cap — a gzip bomb never inflates.
 import { Duplex, pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';

@@ -1,4 +1,4 @@
-// The one way services reach URLs that came from outside (security.md §1). Redirects are followed
+// The one way services reach URLs that came from outside (docs/security.md, outbound fetches). Redirects are followed
 // here, hop by hop, so every Location is checked like the first URL before anything connects to it.
 import { Agent, request, type Dispatcher } from 'undici';
 import { readCappedBody } from './body.js';
@@ -16,7 +16,7 @@ export interface FetchRequest extends FetchLimits {
   headers?: Record<string, string | undefined>;
   /**
    * Sent as `Authorization: Bearer …` on the first request only (never after a redirect). Solely for
-   * an endpoint the operator configured together with its key (the LLM summariser, security.md §1):
+   * an endpoint the operator configured together with its key (the LLM summariser, docs/security.md, outbound fetches):
    * never for a URL that came from outside, and never a token a client sent us.
    */
   operatorBearerToken?: string;

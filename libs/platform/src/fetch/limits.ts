@@ -1,4 +1,4 @@
-// Per-use budgets of security.md §1. A caller spreads one of these into its fetch options.
+// Per-use budgets of docs/security.md, outbound fetches. A caller spreads one of these into its fetch options.
 
 export interface FetchLimits {
   /** Whole exchange: connect, every redirect hop, headers and body. */

@@ -1,4 +1,4 @@
-// Rule 4 of security.md §1: names are resolved at connect time and every address is checked, so the
+// Rule 4 of outbound fetches (docs/security.md): names are resolved at connect time and every address is checked, so the
 // address we judged is the address the socket uses (no DNS-rebinding window between check and connect).
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';

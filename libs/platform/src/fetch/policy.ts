@@ -1,4 +1,4 @@
-// Rules 1–4 and 8 of security.md §1: which URLs and addresses an outbound request may reach.
+// Rules 1–4 and 8 of outbound fetches (docs/security.md): which URLs and addresses an outbound request may reach.
 import ipaddr from 'ipaddr.js';
 import { FetchBlockedError } from './errors.js';
 

@@ -11,11 +11,12 @@ import {
 import rateLimit from '@fastify/rate-limit';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { Bus } from '../bus/port.js';
+import type { Bus, BusHeaders } from '../bus/port.js';
 import type { BaseConfig } from '../config/base.js';
 import { notFound, tooManyRequests } from '../errors/index.js';
 import type { Store } from '../store/port.js';
-import { TokenVerifier, type AuthCacheOptions } from './auth.js';
+import { systemClock, type Clock } from '../time/clock.js';
+import { Authenticator, type AuthenticatorOptions } from './authenticator.js';
 import { registerBodyParsers } from './body.js';
 import { renderError, toAppError, type ErrorStyle } from './errors.js';
 import { registerObservability } from './observability.js';
@@ -35,6 +36,11 @@ export const MAX_HEADER_SIZE = 16 * 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Whether a client's `X-Request-Id` may be kept (1–128 of `A-Z a-z 0-9 . _ : -`); otherwise we make one. */
+export function isValidRequestId(value: unknown): value is string {
+  return typeof value === 'string' && REQUEST_ID.test(value);
+}
+
 export interface HttpAppOptions {
   service: string;
   logger: Logger;
@@ -42,8 +48,13 @@ export interface HttpAppOptions {
   config?: Partial<Pick<BaseConfig, 'TRUST_PROXY'>>;
   /** Needed for `auth` routes and pinged by /readyz. */
   bus?: Bus;
-  /** Pinged by /readyz. */
-  store?: Pick<Store, 'ping'>;
+  /**
+   * Pinged by /readyz. A full Store also holds the failed-login throttle (Basic, XML-RPC logins) and
+   * the counters of routes' store-backed `rateLimit`.
+   */
+  store?: Pick<Store, 'ping'> & Partial<Store>;
+  /** The process clock (ServiceContext.clock). Default systemClock. */
+  clock?: Clock;
   /** Error body shape, by path. Default `'simple'`. */
   errorStyle?: ErrorStyle | ((url: string) => ErrorStyle);
   /** Default 256 KiB; routes may override. */
@@ -56,7 +67,8 @@ export interface HttpAppOptions {
   keepAliveTimeoutMs?: number;
   /** Longest path parameter; longer ones are 404. Default 200. */
   maxParamLength?: number;
-  auth?: AuthCacheOptions;
+  /** Cache, realm and failed-login throttle of the process's Authenticator. */
+  auth?: Omit<AuthenticatorOptions, 'store' | 'clock'>;
   /** /readyz per-dependency timeout. Default 2 s. */
   readyTimeoutMs?: number;
   /** Node process metrics on /metrics. Default true. */
@@ -65,7 +77,11 @@ export interface HttpAppOptions {
 
 export interface HttpState {
   readonly service: string;
-  readonly verifier: TokenVerifier | undefined;
+  /** The process's one authenticator; undefined without a bus. */
+  readonly authenticator: Authenticator | undefined;
+  /** For store-backed route limits; undefined when the app got no full Store. */
+  readonly store: Store | undefined;
+  readonly clock: Clock;
   readonly requestTimeoutMs: number;
   readonly metrics: Registry;
   styleFor(request: FastifyRequest): ErrorStyle;
@@ -80,8 +96,18 @@ export function httpState(scope: FastifyInstance): HttpState {
   return state;
 }
 
+/**
+ * The process's Authenticator (for code outside routes, such as XML-RPC logins):
+ * `await authenticatorOf(app).verifyCredentials(login, token, { ip: request.ip, headers: busHeaders(request) })`.
+ */
+export function authenticatorOf(scope: FastifyInstance): Authenticator {
+  const authenticator = httpState(scope).authenticator;
+  if (!authenticator) throw new Error('authentication needs createHttpApp({ bus })');
+  return authenticator;
+}
+
 /** Headers for bus.request/publish so the request id travels on. */
-export function busHeaders(request: FastifyRequest): Record<string, string> {
+export function busHeaders(request: FastifyRequest): BusHeaders {
   return { 'x-request-id': request.id };
 }
 
@@ -114,7 +140,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: (raw) => {
       const given = raw.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return isValidRequestId(given) ? given : randomUUID();
     },
     trustProxy: options.config?.TRUST_PROXY ?? ['loopback'],
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -129,10 +155,18 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     },
   }) as unknown as FastifyInstance;
 
-  const verifier = options.bus ? new TokenVerifier(options.bus, options.logger, options.auth) : undefined;
-  if (verifier) {
-    await verifier.listen();
-    app.addHook('onClose', async () => verifier.close());
+  const clock = options.clock ?? systemClock;
+  const store = typeof options.store?.collection === 'function' ? (options.store as Store) : undefined;
+  const authenticator = options.bus
+    ? new Authenticator(options.bus, options.logger, {
+        ...options.auth,
+        clock,
+        ...(store ? { store } : {}),
+      })
+    : undefined;
+  if (authenticator) {
+    await authenticator.listen();
+    app.addHook('onClose', async () => authenticator.close());
   }
 
   app.addHook('onRequest', async (request, reply) => {
@@ -157,7 +191,15 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     processMetrics: options.processMetrics,
   });
 
-  const state: HttpState = { service: options.service, verifier, requestTimeoutMs, metrics, styleFor };
+  const state: HttpState = {
+    service: options.service,
+    authenticator,
+    store,
+    clock,
+    requestTimeoutMs,
+    metrics,
+    styleFor,
+  };
   app.decorate(kHttpState, state);
   return app;
 }

@@ -2,7 +2,7 @@
 // is 415 before a byte of it is buffered.
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors/index.js';
-import { FORBIDDEN_KEYS, parseUrlEncoded } from './params.js';
+import { FORBIDDEN_KEYS, MAX_PARAMS, parseUrlEncoded, tooManyParams } from './params.js';
 
 export const MAX_JSON_DEPTH = 20;
 
@@ -27,18 +27,25 @@ function jsonDepthExceeds(text: string, limit: number): boolean {
 
 /**
  * JSON.parse that refuses nesting deeper than MAX_JSON_DEPTH and drops `__proto__`, `constructor` and
- * `prototype` keys at every level (security.md §6). Empty text is no body.
+ * `prototype` keys at every level (docs/security.md, request bodies). Empty text is no body.
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH))
     throw badRequest(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  let parsed: unknown;
   try {
     // JSON.parse defines `__proto__` as an own property (never the prototype); the reviver deletes it.
-    return JSON.parse(text, (key, value: unknown) => (FORBIDDEN_KEYS.has(key) ? undefined : value));
+    parsed = JSON.parse(text, (key, value: unknown) => (FORBIDDEN_KEYS.has(key) ? undefined : value));
   } catch {
     throw badRequest('Malformed JSON body');
   }
+  // The top level of an object is a parameter list like a form body, with the same cap.
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    let keys = 0;
+    for (const key in parsed) if (Object.hasOwn(parsed, key) && ++keys > MAX_PARAMS) throw tooManyParams();
+  }
+  return parsed;
 }
 
 export function registerBodyParsers(app: FastifyInstance): void {
@@ -51,7 +58,11 @@ export function registerBodyParsers(app: FastifyInstance): void {
     }
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, parseUrlEncoded(body as string));
+    try {
+      done(null, parseUrlEncoded(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
   });
   // Only routes declaring `xml: true` get this far; others answer 415 in preParsing.
   app.addContentTypeParser([...XML_MEDIA_TYPES], { parseAs: 'string' }, (_req, body, done) => {

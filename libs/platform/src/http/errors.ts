@@ -1,4 +1,4 @@
-// The one place errors become responses (DESIGN.md §8, formats.md §6). Each area has its own body
+// The one place errors become responses (docs/architecture.md, docs/api/conventions.md, Errors). Each area has its own body
 // shape; the status, headers and the rule "5xx says only `Internal error`" are the same everywhere.
 import { STATUS_CODES } from 'node:http';
 import {
@@ -9,10 +9,45 @@ import {
   payloadTooLarge,
   unsupportedMediaType,
 } from '../errors/index.js';
+import { BusNoResponderError, BusTimeoutError } from '../bus/port.js';
 
-export type ErrorStyle = 'simple' | 'feedbin' | 'oauth' | 'html';
+/**
+ * Body shapes: `simple` `{"error": msg}`, `feedbin` `{status, message, errors}`, `oauth`
+ * `{error, error_description}`, `html` a small page, `text` the message as text/plain (webmention).
+ */
+export type ErrorStyle = 'simple' | 'feedbin' | 'oauth' | 'html' | 'text';
 
-/** The CSP of our own HTML pages (security.md §8); no `form-action` so approval redirects work. */
+/** Seconds a client is asked to wait when a service behind the bus is not answering. */
+export const BUS_RETRY_AFTER_SECONDS = 5;
+
+/** `identity.token.verify` → `identity`. */
+function ownerOf(subject: string): string | undefined {
+  const owner = subject.split('.')[0];
+  return owner === undefined || owner === '' || owner === 'evt' ? undefined : owner;
+}
+
+/**
+ * A bus failure as the client should see it: no service answering → 503, no answer in time → 504,
+ * both with Retry-After and a message naming the service. Undefined for other errors. XML-RPC uses
+ * `busFailure(err)?.status` for its fault code.
+ */
+export function busFailure(err: unknown): AppError | undefined {
+  if (!(err instanceof BusNoResponderError) && !(err instanceof BusTimeoutError)) return undefined;
+  const owner = ownerOf(err.subject);
+  const who = owner === undefined ? 'A service this request needs' : `The ${owner} service`;
+  const headers = { 'Retry-After': String(BUS_RETRY_AFTER_SECONDS) };
+  if (err instanceof BusNoResponderError)
+    return new AppError(503, 'unavailable', `${who} is not answering; try again shortly.`, {
+      headers,
+      cause: err,
+    });
+  return new AppError(504, 'gateway_timeout', `${who} did not answer in time; try again shortly.`, {
+    headers,
+    cause: err,
+  });
+}
+
+/** The CSP of our own HTML pages (docs/security.md, HTML); no `form-action` so approval redirects work. */
 export const HTML_PAGE_CSP =
   "default-src 'none'; style-src 'self'; img-src https: data:; frame-ancestors 'none'";
 
@@ -23,7 +58,7 @@ export const HTML_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': HTML_PAGE_CSP,
 };
 
-/** A 403 for a token without the needed scope. OAuth-style bodies name the scope (microsub.md). */
+/** A 403 for a token without the needed scope. OAuth-style bodies name the scope (Microsub clients read it). */
 export class InsufficientScopeError extends AppError {
   readonly scope: string;
   constructor(scope: string) {
@@ -64,6 +99,8 @@ const FASTIFY_ERRORS: Record<string, () => AppError> = {
  */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  const bus = busFailure(err);
+  if (bus) return bus;
   const e = err as { code?: unknown; statusCode?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : undefined;
   const make = code === undefined ? undefined : FASTIFY_ERRORS[code];
@@ -111,6 +148,10 @@ export function renderError(style: ErrorStyle, err: AppError, requestId: string)
   for (const [name, value] of Object.entries(err.headers)) headers[name.toLowerCase()] = value;
   headers['x-request-id'] = requestId;
 
+  if (style === 'text') {
+    headers['content-type'] = 'text/plain; charset=utf-8';
+    return { status, headers, body: message };
+  }
   if (style === 'html') {
     Object.assign(headers, HTML_PAGE_HEADERS, { 'content-type': 'text/html; charset=utf-8' });
     return { status, headers, body: htmlPage(status, message) };

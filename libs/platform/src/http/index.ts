@@ -1,6 +1,8 @@
 export {
   createHttpApp,
+  authenticatorOf,
   busHeaders,
+  isValidRequestId,
   sendError,
   DEFAULT_BODY_LIMIT,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -10,6 +12,10 @@ export {
 } from './app.js';
 export {
   defineRoute,
+  requireAuth,
+  authOf,
+  type RequireAuthOptions,
+  type KeyedRateLimit,
   type AuthMode,
   type RouteContext,
   type RouteRateLimit,
@@ -20,6 +26,8 @@ export {
   renderError,
   errorStatusText,
   toAppError,
+  busFailure,
+  BUS_RETRY_AFTER_SECONDS,
   escapeHtml,
   InsufficientScopeError,
   HTML_PAGE_CSP,
@@ -33,8 +41,31 @@ export {
   parseUrlEncoded,
   mergeParams,
   paramError,
+  MAX_PARAMS,
   type ParamRecord,
 } from './params.js';
-export { parseJsonBody, MAX_JSON_DEPTH } from './body.js';
-export { bearerToken, hasScope, TokenVerifier, type AuthInfo, type AuthCacheOptions } from './auth.js';
+export { parseJsonBody, mediaType, MAX_JSON_DEPTH, XML_MEDIA_TYPES } from './body.js';
+export {
+  bearerToken,
+  basicCredentials,
+  bearerChallenge,
+  hasScope,
+  requireScope,
+  requireScopes,
+  missingToken,
+  invalidToken,
+  invalidCredentials,
+  VerificationCache,
+  type AuthInfo,
+  type AuthCacheOptions,
+  type BasicCredentials,
+} from './auth.js';
+export {
+  Authenticator,
+  TokenVerifier,
+  authUnavailable,
+  DEFAULT_REALM,
+  type AuthenticatorOptions,
+  type CredentialContext,
+} from './authenticator.js';
 export { PROBE_PATHS } from './observability.js';

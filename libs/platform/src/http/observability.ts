@@ -1,4 +1,4 @@
-// /healthz, /readyz and /metrics (DESIGN.md §9), plus the per-request metrics and log line.
+// /healthz, /readyz and /metrics (docs/operations.md), plus the per-request metrics and log line.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Bus } from '../bus/port.js';

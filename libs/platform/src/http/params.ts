@@ -1,4 +1,4 @@
-// Request parameters (formats.md §1): one merged record from query < form body < JSON body, and zod
+// Request parameters (docs/api/conventions.md, Parameters): one merged record from query < form body < JSON body, and zod
 // helpers that accept every spelling real clients send (strings from query/form, typed JSON values,
 // repeated keys, `name[]` and `name[0]` arrays).
 import { z } from 'zod';
@@ -12,9 +12,15 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constr
 const INDEXED = /^(.+)\[(\d{1,6})\]$/;
 const APPENDED = /^(.+)\[\]$/;
 
+/** Parameters one source (query string, form body, top level of a JSON object) may carry. */
+export const MAX_PARAMS = 1000;
+
+export const tooManyParams = () => badRequest(`Too many parameters (more than ${MAX_PARAMS}).`);
+
 /**
  * Folds `name=…` pairs into a record. A name given once is a string; a repeated name, `name[]` and
  * `name[N]` become arrays (plain and `[]` values in order of appearance, then indexed ones by index).
+ * Linear in the number of pairs: values are pushed, never copied.
  */
 export function paramsFromPairs(pairs: Iterable<[string, string]>): ParamRecord {
   const plain = new Map<string, string[]>();
@@ -22,33 +28,53 @@ export function paramsFromPairs(pairs: Iterable<[string, string]>): ParamRecord 
   const indexed = new Map<string, Array<[number, string]>>();
   for (const [rawName, value] of pairs) {
     let name = rawName;
-    const idx = INDEXED.exec(rawName);
-    const app = APPENDED.exec(rawName);
-    if (idx) {
-      name = idx[1]!;
-      const list = indexed.get(name) ?? [];
-      list.push([Number(idx[2]), value]);
-      indexed.set(name, list);
-    } else if (app) {
-      name = app[1]!;
-      forced.add(name);
-    }
+    const idx = rawName.endsWith(']') ? INDEXED.exec(rawName) : null;
+    const app = idx === null && rawName.endsWith('[]') ? APPENDED.exec(rawName) : null;
+    if (idx) name = idx[1]!;
+    else if (app) name = app[1]!;
     if (FORBIDDEN_KEYS.has(name)) continue;
-    if (!idx) plain.set(name, [...(plain.get(name) ?? []), value]);
+    if (idx) {
+      const list = indexed.get(name);
+      if (list) list.push([Number(idx[2]), value]);
+      else indexed.set(name, [[Number(idx[2]), value]]);
+      continue;
+    }
+    if (app) forced.add(name);
+    const list = plain.get(name);
+    if (list) list.push(value);
+    else plain.set(name, [value]);
   }
   const out: ParamRecord = Object.create(null) as ParamRecord;
-  for (const name of new Set([...plain.keys(), ...indexed.keys()])) {
-    if (FORBIDDEN_KEYS.has(name)) continue;
+  for (const [name, values] of plain) {
+    const byIndex = indexed.get(name);
+    if (byIndex) continue;
+    out[name] = values.length === 1 && !forced.has(name) ? values[0] : values;
+  }
+  for (const [name, list] of indexed) {
+    list.sort((a, b) => a[0] - b[0]);
     const values = plain.get(name) ?? [];
-    const byIndex = (indexed.get(name) ?? []).sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-    const all = [...values, ...byIndex];
-    out[name] = all.length === 1 && !forced.has(name) && byIndex.length === 0 ? all[0] : all;
+    for (const [, v] of list) values.push(v);
+    out[name] = values;
   }
   return out;
 }
 
-/** `a=1&b=2` (query string or form body) as a ParamRecord. */
+/** Number of `&`-separated pieces that are not empty, counting no further than `limit + 1`. */
+function countPairs(text: string, limit: number): number {
+  let count = 0;
+  let start = 0;
+  while (start <= text.length && count <= limit) {
+    let end = text.indexOf('&', start);
+    if (end < 0) end = text.length;
+    if (end > start) count++;
+    start = end + 1;
+  }
+  return count;
+}
+
+/** `a=1&b=2` (query string or form body) as a ParamRecord. More than MAX_PARAMS pairs → 400. */
 export function parseUrlEncoded(text: string): ParamRecord {
+  if (countPairs(text, MAX_PARAMS) > MAX_PARAMS) throw tooManyParams();
   return paramsFromPairs(new URLSearchParams(text).entries());
 }
 
@@ -80,7 +106,7 @@ function lowerFirst(s: string): string {
 
 // --- zParam -------------------------------------------------------------------------------------
 
-/** A repeated scalar parameter: the last value wins (formats.md §1). */
+/** A repeated scalar parameter: the last value wins (docs/api/conventions.md, Parameters). */
 function last(v: unknown): unknown {
   return Array.isArray(v) ? v[v.length - 1] : v;
 }
@@ -116,7 +142,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const zParam = {
   /**
    * Decimal digits with an optional `-` (or a JSON integer) within [min, max]. With `clamp`, values
-   * above `max` become `max` instead of failing (security.md §4: `per_page`, `count`, `limit`).
+   * above `max` become `max` instead of failing (docs/security.md, limits: `per_page`, `count`, `limit`).
    */
   int: (opts: { min?: number; max?: number; clamp?: boolean } = {}) =>
     z.unknown().transform((raw, ctx): number => {

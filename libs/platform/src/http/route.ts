@@ -3,9 +3,17 @@
 // passes its result through the response schema, so handlers contain only the endpoint's logic.
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { z } from 'zod';
-import { badRequest, internalError, notFound, unsupportedMediaType } from '../errors/index.js';
-import { busHeaders, httpState } from './app.js';
-import { bearerToken, invalidToken, missingToken, requireScopes, type AuthInfo } from './auth.js';
+import {
+  badRequest,
+  internalError,
+  notFound,
+  tooManyRequests,
+  unsupportedMediaType,
+} from '../errors/index.js';
+import { createStoreRateLimiter, type StoreRateLimiter } from '../ratelimit/index.js';
+import { busHeaders, httpState, type HttpState } from './app.js';
+import { bearerToken, requireScopes, type AuthInfo } from './auth.js';
+import type { Authenticator } from './authenticator.js';
 import { mediaType, XML_MEDIA_TYPES } from './body.js';
 import type { ErrorStyle } from './errors.js';
 import { mergeParams, paramError, parseUrlEncoded, type ParamRecord } from './params.js';
@@ -13,12 +21,34 @@ import { mergeParams, paramError, parseUrlEncoded, type ParamRecord } from './pa
 export type AuthMode = 'required' | 'optional';
 export type ResponseSchemas = Record<number, z.ZodType>;
 
+/**
+ * Per-process counting (@fastify/rate-limit): each replica counts on its own.
+ * @deprecated Use KeyedRateLimit (`key: 'user' | 'ip'`), counted in the store and shared by replicas.
+ */
 export interface RouteRateLimit {
   max: number;
   /** Milliseconds, or text such as `'1 minute'`. */
   timeWindow: number | string;
   /** Default: the client address (as trustProxy resolves it). */
   keyGenerator?: (request: FastifyRequest) => string | Promise<string>;
+}
+
+/**
+ * Store-backed limit shared by every replica. `key: 'user'` counts per verified user (so every
+ * spelling of the same credential shares one count; anonymous requests count per client address),
+ * `key: 'ip'` per client address (checked before authentication), or a function of the request and
+ * its verified auth. Over the limit → 429 with Retry-After.
+ */
+export interface KeyedRateLimit {
+  max: number;
+  windowMs: number;
+  key: 'user' | 'ip' | ((request: FastifyRequest, auth: AuthInfo | undefined) => string);
+  /** Default `fixed`. */
+  mode?: 'fixed' | 'sliding';
+  /** Counter name in the store; default `route <METHOD> <url>`. */
+  name?: string;
+  /** Message of the 429. */
+  message?: string;
 }
 
 type InputOf<S> = S extends z.ZodType ? z.output<S> : ParamRecord;
@@ -44,21 +74,33 @@ export interface RouteSpec<
 > {
   method: HTTPMethods | HTTPMethods[];
   url: string;
-  /** Path parameters; a failure is 404 (bad path ids are not found, formats.md). */
+  /** Path parameters; a failure is 404 (bad path ids are not found, docs/api/conventions.md). */
   params?: PS;
   /** Merged parameters: query < form body < JSON body. A failure is 400 naming the parameter. */
   input?: IS;
   /** Per status; the result is parsed (unknown keys stripped) before sending. A mismatch is a 500. */
   response?: R;
+  /**
+   * `required`: 401 without valid credentials; `optional`: anonymous is fine, bad credentials are not.
+   * Header credentials are checked in onRequest, before the body is read.
+   */
   auth?: A;
   /** Scopes the token must grant (`create` ⊇ `read`, `follow`; app tokens have all). */
   scopes?: readonly string[];
-  /** Also accept the token as an `access_token` parameter (Micropub/Microsub clients do this). */
+  /**
+   * Also accept HTTP Basic: username or email + app token (Feedbin clients). Such logins act with every
+   * scope and count toward the failed-login throttle. Needs createHttpApp({ store }).
+   */
+  basic?: boolean;
+  /**
+   * Also accept the token as an `access_token` parameter (Micropub/Microsub clients do this). From the
+   * query or body, so without a header the check waits until the body is parsed.
+   */
   tokenParam?: boolean;
   bodyLimit?: number;
   /** Time to receive and answer the request; default the app's requestTimeoutMs. Over it → 503. */
   timeoutMs?: number;
-  rateLimit?: RouteRateLimit;
+  rateLimit?: RouteRateLimit | KeyedRateLimit;
   /** Accept text/xml and application/xml bodies as a raw string in `request.body`. */
   xml?: boolean;
   /** For id-set endpoints: a bare JSON array body is taken as this parameter. */
@@ -97,18 +139,53 @@ function bodyParams(
   return undefined;
 }
 
-function tokenFrom(
-  request: FastifyRequest,
-  merged: ParamRecord,
-  tokenParam: boolean | undefined,
-): string | undefined {
-  // Other schemes (Basic from a proxy in front) are not ours to judge: as if no token was sent.
-  const fromHeader = bearerToken(request.headers.authorization);
-  if (fromHeader !== undefined) return fromHeader;
-  if (!tokenParam) return undefined;
+function tokenParamOf(merged: ParamRecord): string | undefined {
   const v = merged.access_token;
   const last = Array.isArray(v) ? v[v.length - 1] : v;
   return typeof last === 'string' && last !== '' ? last : undefined;
+}
+
+// What authentication found for a request (set in onRequest, by defineRoute or requireAuth).
+const verified = new WeakMap<FastifyRequest, AuthInfo>();
+
+/** The verified credentials of a request, once its route (or scope) authenticated it. */
+export function authOf(request: FastifyRequest): AuthInfo | undefined {
+  return verified.get(request);
+}
+
+function authenticatorFor(state: HttpState, what: string, basic: boolean | undefined): Authenticator {
+  const authenticator = state.authenticator;
+  if (!authenticator) throw new Error(`${what}: authentication needs createHttpApp({ bus })`);
+  if (basic && !authenticator.acceptsLogins)
+    throw new Error(`${what}: Basic logins need createHttpApp({ store }) for the failed-login throttle`);
+  return authenticator;
+}
+
+export interface RequireAuthOptions {
+  /** Also accept HTTP Basic (username or email + app token). */
+  basic?: boolean;
+  /** Scopes a route needs, by method (HEAD asks as GET) and route pattern; undefined → none. */
+  scopeOf?: (method: string, url: string) => readonly string[] | string | undefined;
+}
+
+/**
+ * Every route of `scope` requires credentials, checked in onRequest before any body is read. Routes
+ * read them as ctx.auth (with `auth: 'required'`) or authOf(request).
+ */
+export function requireAuth(scope: FastifyInstance, options: RequireAuthOptions = {}): void {
+  const authenticator = authenticatorFor(httpState(scope), 'requireAuth', options.basic);
+  scope.addHook('onRequest', async (request) => {
+    const auth = await authenticator.fromHeader(request, { basic: options.basic });
+    if (!auth) throw authenticator.missingToken();
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const needed = options.scopeOf?.(method, request.routeOptions.url ?? '');
+    if (needed !== undefined) requireScopes(auth, typeof needed === 'string' ? [needed] : needed);
+    verified.set(request, auth);
+  });
+}
+
+function isKeyed(limit: RouteRateLimit | KeyedRateLimit | undefined): limit is KeyedRateLimit {
+  return limit !== undefined && 'key' in limit;
 }
 
 export function defineRoute<
@@ -118,7 +195,50 @@ export function defineRoute<
   R extends ResponseSchemas | undefined = undefined,
 >(scope: FastifyInstance, spec: RouteSpec<PS, IS, A, R>): void {
   const state = httpState(scope);
-  if (spec.auth && !state.verifier) throw new Error(`${spec.url}: auth routes need createHttpApp({ bus })`);
+  const authenticator = spec.auth ? authenticatorFor(state, spec.url, spec.basic) : undefined;
+  const keyed = isKeyed(spec.rateLimit) ? spec.rateLimit : undefined;
+  let limiter: StoreRateLimiter | undefined;
+  if (keyed) {
+    if (!state.store) throw new Error(`${spec.url}: a keyed rateLimit needs createHttpApp({ store })`);
+    const methods = (Array.isArray(spec.method) ? spec.method : [spec.method]).join(',');
+    limiter = createStoreRateLimiter(state.store, {
+      name: keyed.name ?? `route ${methods} ${spec.url}`,
+      max: keyed.max,
+      windowMs: keyed.windowMs,
+      ...(keyed.mode === undefined ? {} : { mode: keyed.mode }),
+      clock: state.clock,
+    });
+  }
+  const limited = new WeakSet<FastifyRequest>();
+  const enforceLimit = async (request: FastifyRequest, auth: AuthInfo | undefined): Promise<void> => {
+    if (!keyed || !limiter || limited.has(request)) return;
+    limited.add(request);
+    const key =
+      typeof keyed.key === 'function'
+        ? keyed.key(request, auth)
+        : keyed.key === 'user' && auth
+          ? `user:${auth.userId}`
+          : `ip:${request.ip}`;
+    const result = await limiter.hit(key);
+    if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds, keyed.message);
+  };
+  // The limit waits for authentication unless it counts per address.
+  const limitBeforeAuth = keyed?.key === 'ip';
+
+  // Header credentials, before the body is read. Without a header, a tokenParam route waits for the
+  // parameters; every other route decides now.
+  const onRequest = async (request: FastifyRequest): Promise<void> => {
+    if (limitBeforeAuth) await enforceLimit(request, undefined);
+    let auth = verified.get(request);
+    if (authenticator && !auth) {
+      auth = await authenticator.fromHeader(request, { basic: spec.basic });
+      if (auth) verified.set(request, auth);
+      else if (spec.auth === 'required' && !spec.tokenParam) throw authenticator.missingToken();
+    }
+    if (auth) requireScopes(auth, spec.scopes ?? []);
+    // A tokenParam route without header credentials counts once the parameter has been checked.
+    if (auth || !authenticator || !spec.tokenParam) await enforceLimit(request, auth);
+  };
   const timeoutMs = spec.timeoutMs ?? state.requestTimeoutMs;
   // Node's requestTimeout is per server: it must allow the slowest upload any route accepts.
   if (scope.server.requestTimeout < timeoutMs) scope.server.requestTimeout = timeoutMs;
@@ -129,17 +249,19 @@ export function defineRoute<
       bodyParams(request, spec.arrayBody, spec.input !== undefined),
     );
 
-    let auth: AuthInfo | undefined;
-    if (spec.auth) {
-      const token = tokenFrom(request, merged, spec.tokenParam);
-      if (token === undefined) {
-        if (spec.auth === 'required') throw missingToken();
-      } else {
-        const found = await state.verifier!.verify(token, busHeaders(request));
-        if (!found) throw invalidToken();
+    // Also set by requireAuth for every route of its scope.
+    let auth = verified.get(request);
+    if (authenticator && !auth && spec.tokenParam) {
+      // Only a header of another scheme (or none) gets here: the parameter may carry the token.
+      const token = bearerToken(request.headers.authorization) ?? tokenParamOf(merged);
+      if (token !== undefined) {
+        const found = await authenticator.verifyToken(token, busHeaders(request));
+        if (!found) throw authenticator.invalidToken();
         requireScopes(found, spec.scopes ?? []);
+        verified.set(request, found);
         auth = found;
-      }
+      } else if (spec.auth === 'required') throw authenticator.missingToken();
+      await enforceLimit(request, auth);
     }
 
     let params: unknown = request.params;
@@ -194,8 +316,9 @@ export function defineRoute<
     handlerTimeout: timeoutMs,
     config: {
       ...(spec.errorStyle === undefined ? {} : { errorStyle: spec.errorStyle }),
-      ...(spec.rateLimit === undefined ? {} : { rateLimit: { ...spec.rateLimit } }),
+      ...(spec.rateLimit === undefined || keyed ? {} : { rateLimit: { ...spec.rateLimit } }),
     },
+    ...(authenticator || keyed ? { onRequest } : {}),
     // Refused before the body is read: XML is buffered only for routes that parse it.
     preParsing: async (request, _reply, payload) => {
       if (

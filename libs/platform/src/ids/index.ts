@@ -1,4 +1,4 @@
-// Secrets and their storage form (security.md §2): 32 random bytes as base64url, kept only as SHA-256.
+// Secrets and their storage form (docs/security.md, tokens and secrets): 32 random bytes as base64url, kept only as SHA-256.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** 32 random bytes, base64url without padding: 43 characters. */

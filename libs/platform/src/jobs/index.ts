@@ -1,4 +1,4 @@
-// The job queue (DESIGN.md §6): background work in the service's own store, shared by its replicas.
+// The job queue (docs/adr/0003-jobs.md): background work in the service's own store, shared by its replicas.
 export { JobQueue } from './queue.js';
 export { retryDelayMs } from './backoff.js';
 export type {

@@ -1,10 +1,11 @@
-// A job queue in the service's own store (DESIGN.md §6). Any number of instances (replicas, or
+// A job queue in the service's own store (docs/adr/0003-jobs.md). Any number of instances (replicas, or
 // several in one process) share one `jobs` collection: a job is claimed with one atomic
 // findOneAndUpdate that sets a lease, the lease is renewed while the handler runs, and a job whose
 // lease ran out (its worker died) is claimed again by whoever looks next.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { DuplicateKeyError, type Collection, type Store, type Update } from '../store/index.js';
+import { systemClock, type Clock } from '../time/clock.js';
 import { retryDelayMs } from './backoff.js';
 import type { EnqueueOptions, Job, JobHandler, JobQueueOptions, RegisterOptions } from './types.js';
 
@@ -35,11 +36,13 @@ export class JobQueue {
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
+  private readonly clock: Clock;
 
   constructor(
     store: Store,
     private readonly options: JobQueueOptions,
   ) {
+    this.clock = options.clock ?? systemClock;
     this.jobs = store.collection<JobDoc>('jobs');
     this.log = options.logger.child({ service: options.service, component: 'jobs' });
   }
@@ -66,7 +69,7 @@ export class JobQueue {
         const existing = await this.jobs.findOne({ key: options.key });
         if (existing) return publicJob(existing) as Job<P>;
       }
-      const now = new Date();
+      const now = this.clock.now();
       const job: JobDoc = {
         _id: randomBytes(12).toString('base64url'),
         type,
@@ -137,11 +140,15 @@ export class JobQueue {
 
   private ensureIndexes(): Promise<void> {
     this.indexes ??= (async () => {
-      // Claims ask for one status at a time so that both adapters can narrow by index.
+      // Claims ask for one status and type at a time and sort on the third field, so each claim is
+      // one index range read in order (both adapters stop at the first match).
       await this.jobs.createIndex({ status: 1, type: 1, runAt: 1 });
       await this.jobs.createIndex({ status: 1, type: 1, leaseUntil: 1 });
+      // Only queued and running jobs hold a key: the others are not in this index at all.
       await this.jobs.createIndex({ key: 1 }, { unique: true, sparse: true });
-      await this.jobs.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+      // Only done and dead jobs have expiresAt. Sparse since this release: both adapters replace the
+      // index declared without it (store/mongodb.ts createIndex).
+      await this.jobs.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, sparse: true });
     })().catch((err: unknown) => {
       this.indexes = undefined;
       throw err;
@@ -185,7 +192,7 @@ export class JobQueue {
 
   /** A due queued job first; else one whose worker stopped renewing its lease. */
   private async claim(type: string, reg: Registration): Promise<JobDoc | null> {
-    const now = new Date();
+    const now = this.clock.now();
     const take: Update = {
       $set: {
         status: 'running',
@@ -251,7 +258,7 @@ export class JobQueue {
   }
 
   private async finish(job: JobDoc, token: string, outcome: { ok: true } | { ok: false; error: string }) {
-    const now = new Date();
+    const now = this.clock.now();
     const at = (ms: number) => new Date(now.getTime() + ms);
     const context = { jobId: job._id, type: job.type, attempt: job.attempts };
     let update: Update;
@@ -300,7 +307,7 @@ export class JobQueue {
 
   private async renew(job: JobDoc, token: string, leaseMs: number, heartbeat: NodeJS.Timeout): Promise<void> {
     try {
-      const now = Date.now();
+      const now = this.clock.nowMs();
       const r = await this.jobs.updateOne(
         { _id: job._id, claimToken: token, status: 'running' },
         { $set: { leaseUntil: new Date(now + leaseMs), updatedAt: new Date(now) } },

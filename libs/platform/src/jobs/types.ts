@@ -1,5 +1,6 @@
-// The shapes of the job queue (DESIGN.md §6). A job lives in the owning service's `jobs` collection.
+// The shapes of the job queue (docs/adr/0003-jobs.md). A job lives in the owning service's `jobs` collection.
 import type { Logger } from 'pino';
+import type { Clock } from '../time/clock.js';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'dead';
 
@@ -58,4 +59,6 @@ export interface JobQueueOptions {
   deadRetentionMs?: number;
   /** How long stop() waits for running handlers. Default 30 s. */
   stopTimeoutMs?: number;
+  /** What `now` is for run times, leases and retention (ServiceContext.clock). Default systemClock. */
+  clock?: Clock;
 }

@@ -1,4 +1,4 @@
-// What must never reach a log line (security.md §2): credentials in headers, secret parameters in
+// What must never reach a log line (docs/security.md, tokens and secrets): credentials in headers, secret parameters in
 // URLs and logged objects, and the token segment of private queue feeds.
 
 /** Parameter names whose values are secrets wherever they appear. */

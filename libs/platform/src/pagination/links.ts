@@ -1,4 +1,4 @@
-// Feedbin-style pagination links (reader.md "Pagination headers"). NetNewsWire splits the header on
+// Feedbin-style pagination links (docs/api/reader.md, pagination). NetNewsWire splits the header on
 // `,` and then on `"; "`, so the separators are exact and no raw comma may appear inside a URL.
 
 export interface PageCount {

@@ -1,4 +1,4 @@
-// `page` / `per_page` of paged lists (reader.md, security.md §4): per_page is clamped to the maximum,
+// `page` / `per_page` of paged lists (docs/api/reader.md, docs/security.md, limits): per_page is clamped to the maximum,
 // anything that is not a whole number ≥ 1 is a 400 naming the parameter.
 import { badRequest } from '../errors/index.js';
 
@@ -23,7 +23,7 @@ export function parsePage(input: { page?: unknown; per_page?: unknown }, limits:
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-/** formats.md §1 integers: decimal digits (a leading `-` only to be refused here), or an integral JSON number. */
+/** Integers as docs/api/conventions.md defines them: decimal digits (a leading `-` only to be refused here), or an integral JSON number. */
 function positiveInteger(value: unknown, param: string): number | undefined {
   // A parameter given twice in one source: the last value wins.
   const last = Array.isArray(value) ? value[value.length - 1] : value;

@@ -1,7 +1,9 @@
-// Rate limits shared by every replica (security.md §5: counters protecting credentials and third
+// Rate limits shared by every replica (docs/security.md, rate limits: counters protecting credentials and third
 // parties). Counters live in the service's own store, one document per (limiter, key, window),
 // incremented atomically; a TTL index removes them once their window can no longer matter.
+import { tooManyRequests } from '../errors/index.js';
 import { DuplicateKeyError, type Store } from '../store/port.js';
+import type { Clock } from '../time/clock.js';
 
 export interface StoreRateLimiterOptions {
   /** Distinguishes limiters sharing the collection, e.g. `signin-email`. */
@@ -15,7 +17,9 @@ export interface StoreRateLimiterOptions {
    * overlaps, which smooths bursts at boundaries.
    */
   mode?: 'fixed' | 'sliding';
-  /** Clock, for tests. */
+  /** The process clock (ServiceContext.clock). Wins over `now`. */
+  clock?: Clock;
+  /** Clock in milliseconds, for tests. Prefer `clock`. */
   now?: () => number;
 }
 
@@ -52,7 +56,8 @@ export function createStoreRateLimiter(store: Store, options: StoreRateLimiterOp
   if (!(max >= 1 && windowMs >= 1))
     throw new Error(`rate limiter ${name}: max and windowMs must be positive`);
   const sliding = options.mode === 'sliding';
-  const now = options.now ?? Date.now;
+  const clock = options.clock;
+  const now = clock ? () => clock.nowMs() : (options.now ?? Date.now);
   const counters = store.collection<CounterDoc>(RATE_LIMIT_COLLECTION);
   let indexed: Promise<void> | undefined;
   const ensureIndexes = () => {
@@ -130,5 +135,125 @@ export function createStoreRateLimiter(store: Store, options: StoreRateLimiterOp
     async reset(key) {
       await counters.deleteMany({ name, key });
     },
+  };
+}
+
+// --- named limits with one enforce call -----------------------------------------------------------
+
+export interface LimitSpec {
+  max: number;
+  windowMs: number;
+  /** Default `fixed`; see StoreRateLimiterOptions.mode. */
+  mode?: 'fixed' | 'sliding';
+  /** Message of the 429 when the caller gives none. Default `Too many requests. Try again later.` */
+  message?: string;
+}
+
+export interface Limits<K extends string> {
+  /** Counts one hit for `key`; over the allowance → throws 429 with Retry-After and `message`. */
+  enforce(name: K, key: string, message?: string): Promise<void>;
+  /** Throws the same 429 when `key` is already over the allowance, without counting (throttles). */
+  check(name: K, key: string, message?: string): Promise<void>;
+  hit(name: K, key: string): Promise<RateLimitResult>;
+  peek(name: K, key: string): Promise<RateLimitResult>;
+  reset(name: K, key: string): Promise<void>;
+  /** The underlying limiter, for code written against StoreRateLimiter. */
+  limiter(name: K): StoreRateLimiter;
+}
+
+/**
+ * A service's store-backed limits by name: `createLimits(store, clock, { signinPerIp: { max: 20,
+ * windowMs: 3_600_000, mode: 'sliding' } })`, then `await limits.enforce('signinPerIp', ip)`.
+ * Each name is its own counter (`name` in the ratelimits collection), shared by every replica.
+ */
+export function createLimits<K extends string>(
+  store: Store,
+  clock: Clock,
+  specs: Record<K, LimitSpec>,
+): Limits<K> {
+  const limiters = new Map<string, { limiter: StoreRateLimiter; spec: LimitSpec }>();
+  for (const [name, spec] of Object.entries(specs) as Array<[K, LimitSpec]>) {
+    limiters.set(name, {
+      spec,
+      limiter: createStoreRateLimiter(store, {
+        name,
+        max: spec.max,
+        windowMs: spec.windowMs,
+        ...(spec.mode === undefined ? {} : { mode: spec.mode }),
+        clock,
+      }),
+    });
+  }
+  const get = (name: K) => {
+    const entry = limiters.get(name);
+    if (!entry) throw new Error(`no limit named ${name}`);
+    return entry;
+  };
+  const refuse = (result: RateLimitResult, spec: LimitSpec, message: string | undefined) => {
+    if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds, message ?? spec.message);
+  };
+  return {
+    async enforce(name, key, message) {
+      const { limiter, spec } = get(name);
+      refuse(await limiter.hit(key), spec, message);
+    },
+    async check(name, key, message) {
+      const { limiter, spec } = get(name);
+      refuse(await limiter.peek(key), spec, message);
+    },
+    hit: (name, key) => get(name).limiter.hit(key),
+    peek: (name, key) => get(name).limiter.peek(key),
+    reset: (name, key) => get(name).limiter.reset(key),
+    limiter: (name) => get(name).limiter,
+  };
+}
+
+// --- failed-login throttle --------------------------------------------------------------------------
+
+export interface LoginThrottleOptions {
+  /** Failed logins per (login, client address) within `windowMs`. Default 10. */
+  max?: number;
+  /** Default 15 minutes. */
+  windowMs?: number;
+  /** Counter name. Default `failed-login`. */
+  name?: string;
+  clock?: Clock;
+}
+
+export const DEFAULT_FAILED_LOGINS = 10;
+export const DEFAULT_FAILED_LOGIN_WINDOW_MS = 15 * 60_000;
+
+export interface LoginThrottle {
+  /** Throws 429 (Retry-After) while (login, ip) is over the limit, whatever the password. */
+  check(login: string, ip: string): Promise<void>;
+  /** Counts one failed login of (login, ip). */
+  fail(login: string, ip: string): Promise<void>;
+  /** Forgets (login, ip)'s failures. */
+  reset(login: string, ip: string): Promise<void>;
+}
+
+/** The key of a login: trimmed and lower-cased, so `Ann` and ` ann` share one count. */
+export function loginThrottleKey(login: string, ip: string): string {
+  return `${login.trim().toLowerCase()}\u0000${ip}`;
+}
+
+/** Store-backed throttle of failed logins (HTTP Basic, XML-RPC): peek before verifying, hit on failure. */
+export function createLoginThrottle(store: Store, options: LoginThrottleOptions = {}): LoginThrottle {
+  const limiter = createStoreRateLimiter(store, {
+    name: options.name ?? 'failed-login',
+    max: options.max ?? DEFAULT_FAILED_LOGINS,
+    windowMs: options.windowMs ?? DEFAULT_FAILED_LOGIN_WINDOW_MS,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  return {
+    async check(login, ip) {
+      const state = await limiter.peek(loginThrottleKey(login, ip));
+      if (!state.allowed)
+        throw tooManyRequests(state.retryAfterSeconds, 'Too many failed logins. Try again later.');
+    },
+    async fail(login, ip) {
+      await limiter.hit(loginThrottleKey(login, ip));
+    },
+    reset: (login, ip) => limiter.reset(loginThrottleKey(login, ip)),
   };
 }

@@ -9,12 +9,15 @@ import { loadConfig, servicePortVar, type BaseConfig } from '../config/index.js'
 import { createLogger } from '../log/index.js';
 import { openStore } from '../store/index.js';
 import type { Store } from '../store/port.js';
+import { systemClock, type Clock } from '../time/clock.js';
 
 export interface ServiceContext<C> {
   config: C;
   logger: Logger;
   store: Store;
   bus: Bus;
+  /** The process clock: pass it to createHttpApp, limits, job queues. systemClock unless a test injects one. */
+  clock: Clock;
 }
 
 export interface ServiceInstance {
@@ -40,6 +43,8 @@ export interface StartOptions<C> {
   store?: Store;
   bus?: Bus;
   logger?: Logger;
+  /** Default systemClock; tests inject a TestClock. */
+  clock?: Clock;
   /** Default: config HOST, else 127.0.0.1. */
   host?: string;
   /** Default: config `<NAME>_PORT`, else 0 (any free port). */
@@ -93,10 +98,15 @@ export async function startService<C>(
       options.store ?? (await openStore(String(loose.STORE_URL ?? 'memory:'), { service: def.name }));
     if (!options.store) cleanups.push(['store', () => store.close()]);
     const bus =
-      options.bus ?? (await connectBus(String(loose.BUS_URL ?? 'memory:'), { service: def.name, logger }));
+      options.bus ??
+      (await connectBus(String(loose.BUS_URL ?? 'memory:'), {
+        service: def.name,
+        logger,
+        streamReplicas: loose.BUS_STREAM_REPLICAS,
+      }));
     if (!options.bus) cleanups.push(['bus', () => bus.close()]);
 
-    const instance = await def.create({ config, logger, store, bus });
+    const instance = await def.create({ config, logger, store, bus, clock: options.clock ?? systemClock });
     if (instance.stop) cleanups.push(['service', () => instance.stop!()]);
     cleanups.push(['http', () => instance.app.close()]);
 

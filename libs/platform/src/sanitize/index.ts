@@ -1,4 +1,4 @@
-// The one HTML sanitiser (security.md §8), applied when third-party or user HTML is stored: feed entries
+// The one HTML sanitiser (docs/security.md, HTML), applied when third-party or user HTML is stored: feed entries
 // (reader), post and page bodies (publishing), and later webmention content and archive imports.
 // Relative URLs are resolved against the document's URL first; protocol-relative ones are then refused.
 import sanitizeHtml from 'sanitize-html';

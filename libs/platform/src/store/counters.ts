@@ -1,4 +1,4 @@
-// Integer identifiers (DESIGN.md §5): the interface numbers entries, feeds, posts, … so each service
+// Integer identifiers (docs/adr/0001-store.md): the interface numbers entries, feeds, posts, … so each service
 // keeps one counter document per name in its own `counters` collection.
 import { DuplicateKeyError, type Store } from './port.js';
 

@@ -1,6 +1,11 @@
-// One embedded collection: a nedb datastore plus the MongoDB semantics nedb lacks. Writes go through
-// a per-collection queue, so "find, then modify what was found" is atomic; modified documents are
-// computed here (update.ts) and written back whole by `_id`, so nedb's unique indexes see the result.
+// One embedded collection: nedb's in-memory indexes and data file, plus the MongoDB semantics nedb
+// lacks. Writes go through a per-collection queue, so "find, then modify what was found" is atomic;
+// modified documents are computed here (update.ts) and swapped into nedb's indexes directly, so the
+// unique indexes see the result, and each operation's changed lines are appended to the data file in
+// one group-committed, fsynced write (embedded-durable.ts) that the caller awaits before the result.
+// Indexes, their keys and why: embedded-indexes.ts and docs/adr/0008-embedded-store-durability.md.
+import { createRequire } from 'node:module';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Datastore } from './nedb.js';
 import type { Filter, FindOneAndUpdateOptions, FindOptions, Sort, Update, UpdateResult } from './port.js';
 import { DuplicateKeyError } from './port.js';
@@ -9,16 +14,30 @@ import { assertDefinedFilter, project, sortDocuments } from './query.js';
 import { SerialQueue } from './serial.js';
 import { applyUpdate, assertUpdate, upsertSeed } from './update.js';
 import {
+  clearIndexKeys,
   hiddenField,
+  indexKeys,
   isExpired,
   sameIndex,
   setIndexKeys,
-  uniqueKeys,
   visibleCopy,
   type IndexCatalog,
   type IndexSpec,
 } from './embedded-indexes.js';
+import { GroupCommitFile, makeDurable, nedbModel, type DurabilityOptions } from './embedded-durable.js';
+import { HIGH, encodeComponent, rangeTag } from './embedded-keys.js';
 import { cloneValue, isOperatorObject, newDocumentId, valuesEqual, type Plain } from './values.js';
+
+/** Documents removed per turn of the event loop by large deletes and sweeps. */
+export const SWEEP_BATCH = 500;
+/** Candidates a large update or delete examines per turn of the event loop. */
+const SCAN_BATCH = 1_000;
+
+interface SelectOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+}
 
 interface Modification {
   matched: number;
@@ -28,13 +47,56 @@ interface Modification {
   after?: Plain;
 }
 
+/** nedb's Index (lib/indexes.js): the parts used here. */
+interface NedbIndex {
+  insert(doc: Plain | Plain[]): void;
+  getMatching(value: unknown): Plain[];
+  /** The AVL tree (@seald-io/binary-search-tree): `tree.tree` is its root node. */
+  tree: { tree: TreeNode };
+}
+
+interface TreeNode {
+  key?: string;
+  data: Plain[];
+  left: TreeNode | null;
+  right: TreeNode | null;
+}
+
+type Bounds = Partial<Record<'$gt' | '$gte' | '$lt' | '$lte', string>>;
+type NedbIndexClass = new (options: { fieldName: string; unique?: boolean; sparse?: boolean }) => NedbIndex;
+const NedbIndex = createRequire(import.meta.url)('@seald-io/nedb/lib/indexes.js') as NedbIndexClass;
+
+/** nedb's Datastore internals used to change its in-memory state without its executor. */
+interface NedbInternals {
+  indexes: Record<string, NedbIndex>;
+  _insertInCache(doc: Plain | Plain[]): void;
+  _updateIndexes(oldDoc: Plain, newDoc: Plain): void;
+  _removeFromIndexes(doc: Plain): void;
+  persistence: { persistNewStateAsync(docs: Plain[]): Promise<void> };
+}
+
+/** Candidate documents for a filter, from one index. */
+interface Plan {
+  docs: Iterable<Plain>;
+  /** The candidates come in the order the query's sort asks for. */
+  ordered: boolean;
+}
+
+type Persist = (docs: Plain[]) => void;
+
 export class EmbeddedCollectionCore {
   readonly ready: Promise<void>;
   private readonly db: Datastore<Plain>;
+  private readonly nedb: NedbInternals;
+  private readonly file: GroupCommitFile | undefined;
   private readonly writes = new SerialQueue();
   private specs: IndexSpec[] = [];
-  /** Fields with a nedb index, usable to narrow candidates. */
-  private readonly indexedFields = new Set<string>(['_id']);
+  /**
+   * Indexes where some document ever had several keys (an array field). As in MongoDB, the flag is
+   * never cleared; their key order is not sort order (an array sorts by its smallest element
+   * overall, which may lie outside the walked range), so they narrow but never presort.
+   */
+  private readonly multikey = new Set<string>();
   /** Written to since the data file was last compacted. */
   private dirty = false;
 
@@ -42,8 +104,14 @@ export class EmbeddedCollectionCore {
     readonly name: string,
     private readonly filename: string | undefined,
     private readonly catalog: IndexCatalog,
+    durability: DurabilityOptions = { fsync: true },
   ) {
     this.db = new Datastore<Plain>(filename ? { filename } : { inMemoryOnly: true });
+    this.nedb = this.db as unknown as NedbInternals;
+    if (filename) {
+      this.file = new GroupCommitFile(filename, durability);
+      makeDurable(this.db, this.file);
+    }
     this.ready = this.load();
     // A failed load is reported by every operation that awaits `ready`; this only avoids an unhandled rejection.
     this.ready.catch(() => undefined);
@@ -51,10 +119,30 @@ export class EmbeddedCollectionCore {
 
   private async load(): Promise<void> {
     if (this.filename) await this.db.loadDatabaseAsync();
-    for (const spec of await this.catalog.load(this.name)) {
-      await this.ensureNedbIndexes(spec);
-      this.specs.push(spec);
+    // Index keys on disk may come from an older version: recompute them all, then index them.
+    const specs = await this.catalog.load(this.name);
+    const docs = this.db.getAllData();
+    for (const doc of docs) {
+      clearIndexKeys(doc);
+      this.setKeys(doc, specs);
     }
+    for (const spec of specs) this.buildIndex(spec, docs);
+    this.specs = specs;
+  }
+
+  /** Sets a document's hidden index keys, noting indexes that become multikey. */
+  private setKeys(doc: Plain, specs: IndexSpec[]): void {
+    setIndexKeys(doc, specs);
+    for (const spec of specs) {
+      const keys = doc[hiddenField(spec)];
+      if (Array.isArray(keys) && keys.length > 1) this.multikey.add(spec.name);
+    }
+  }
+
+  private buildIndex(spec: IndexSpec, docs: Plain[]): void {
+    const index = new NedbIndex({ fieldName: hiddenField(spec), unique: spec.unique, sparse: true });
+    index.insert(docs);
+    this.nedb.indexes[hiddenField(spec)] = index;
   }
 
   private get uniqueSpecs(): IndexSpec[] {
@@ -69,75 +157,119 @@ export class EmbeddedCollectionCore {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Plain[]> {
     assertDefinedFilter(filter);
-    const docs = await this.select(filter, options);
+    await this.ready;
+    const docs = this.select(filter, options);
     return docs.map((d) => project(visibleCopy(d), options.projection));
   }
 
   async count(filter: Filter): Promise<number> {
     assertDefinedFilter(filter);
-    return (await this.select(filter, {})).length;
+    await this.ready;
+    return this.select(filter, {}).length;
   }
 
   /**
-   * The stored documents (not copies: never mutate them) that match, in order. When the filter allows,
-   * nedb narrows the candidates through an index and hands each to the compiled filter through
-   * `$where` (which collects hits itself, so nedb copies nothing); otherwise every document is scanned.
+   * The stored documents (not copies: never mutate them) that match, in order: the candidates one
+   * index gives for the filter (embedded-keys.ts), or every document when no index helps, each
+   * checked against the whole filter.
    */
-  private async select(
-    filter: Filter,
-    options: { sort?: Sort; skip?: number; limit?: number },
-  ): Promise<Plain[]> {
+  private select(filter: Filter, options: SelectOptions): Plain[] {
+    const scan = this.scan(filter, options);
+    let step = scan.next();
+    while (!step.done) step = scan.next();
+    return step.value;
+  }
+
+  /** As select, but with a turn of the event loop every SCAN_BATCH candidates: for large writes. */
+  private async selectInTurns(filter: Filter, options: SelectOptions): Promise<Plain[]> {
+    const scan = this.scan(filter, options);
+    let step = scan.next();
+    while (!step.done) {
+      await nextTurn();
+      step = scan.next();
+    }
+    return step.value;
+  }
+
+  private *scan(filter: Filter, options: SelectOptions): Generator<void, Plain[], void> {
     const test = compileFilter(filter);
     const now = Date.now();
     const ttl = this.ttlSpecs;
     const skip = Math.max(0, options.skip ?? 0);
     const limit = options.limit && options.limit > 0 ? options.limit : undefined;
-    const wanted = options.sort || limit === undefined ? Infinity : skip + limit;
+    const plan = this.plan(filter, options.sort);
+    const presorted = !options.sort || plan?.ordered === true;
+    const wanted = !presorted || limit === undefined ? Infinity : skip + limit;
     const hits: Plain[] = [];
-    const consider = (doc: Plain): false => {
-      if (hits.length < wanted && (ttl.length === 0 || !isExpired(doc, ttl, now)) && test(doc))
+    let seen = 0;
+    // Without a plan, every document, walked lazily through the `_id` index (a limit stops early).
+    for (const doc of plan ? plan.docs : inRange(this.nedb.indexes._id!.tree.tree, {}, false)) {
+      if (hits.length >= wanted) break;
+      if (++seen % SCAN_BATCH === 0) yield;
+      if ((ttl.length === 0 || !isExpired(doc, ttl, now)) && test(doc)) {
         hits.push(doc);
-      return false;
-    };
-    const narrowed = this.candidateQuery(filter);
-    if (Object.keys(narrowed).length === 0) {
-      for (const doc of this.db.getAllData()) {
-        consider(doc);
-        if (hits.length >= wanted) break;
       }
-    } else {
-      await this.db.findAsync({
-        ...narrowed,
-        $where(this: Plain) {
-          return consider(this);
-        },
-      });
     }
-    const ordered = options.sort ? sortDocuments(hits, options.sort) : hits;
+    const ordered = options.sort && !presorted ? sortDocuments(hits, options.sort) : hits;
     return ordered.slice(skip, limit === undefined ? undefined : skip + limit);
   }
 
   /**
-   * Conditions nedb can answer from one of its indexes and that never reject a document MongoDB
-   * would accept (plain equality and `$in` on scalars, ranges on numbers and dates).
+   * The best index for a filter: `_id` equality, else the index with the most leading fields fixed by
+   * equality (or `$in`), then a range on the next one. Only conditions that never reject a document
+   * MongoDB would accept narrow the candidates; the filter itself decides.
    */
-  private candidateQuery(filter: Filter): Plain {
-    const query: Plain = {};
-    for (const [key, cond] of Object.entries(filter)) {
-      if (!this.indexedFields.has(key)) continue;
-      if (isScalar(cond)) query[key] = cond;
-      else if (isOperatorObject(cond)) {
-        const ops = Object.entries(cond);
-        if (ops.length === 1 && ops[0]![0] === '$in' && Array.isArray(cond.$in) && cond.$in.every(isScalar)) {
-          query[key] = { $in: cond.$in };
-        } else if (
-          ops.every(([op, v]) => ['$gt', '$gte', '$lt', '$lte'].includes(op) && isOrderedScalar(v))
-        ) {
-          query[key] = cond;
-        }
-      }
+  private plan(filter: Filter, sort: Sort | undefined): Plan | undefined {
+    const ids = equalityValues(filter._id);
+    if (ids) {
+      const index = this.nedb.indexes._id!;
+      return {
+        docs: unique(ids.flatMap((id) => (id === null ? [] : index.getMatching(id)))),
+        ordered: false,
+      };
     }
-    return query;
+    let best:
+      { spec: IndexSpec; score: number; bounds: Record<string, string>[]; ordered: boolean } | undefined;
+    for (const spec of this.specs) {
+      let prefixes = [''];
+      let fixed = 0;
+      for (const [path] of spec.fields) {
+        const values = Object.hasOwn(filter, path) ? equalityValues(filter[path]) : undefined;
+        if (!values) break;
+        // A sparse index does not hold the documents lacking its fields, which `null` matches.
+        if (spec.sparse && values.includes(null)) {
+          prefixes = [];
+          break;
+        }
+        prefixes = prefixes.flatMap((p) => values.map((v) => p + encodeComponent(v)));
+        fixed += 1;
+        if (prefixes.length > 256) break;
+      }
+      if (prefixes.length === 0 || prefixes.length > 256) continue;
+      const next = spec.fields[fixed]?.[0];
+      const range = next !== undefined && Object.hasOwn(filter, next) ? rangeBounds(filter[next]) : undefined;
+      const score = fixed * 2 + (range ? 1 : 0);
+      if (score === 0 || (best && best.score >= score)) continue;
+      const bounds = prefixes.map((p) =>
+        range
+          ? { [range.low.op]: p + range.low.key, [range.high.op]: p + range.high.key }
+          : { $gte: p, $lt: p + HIGH },
+      );
+      const sortKeys = sort ? Object.keys(sort) : [];
+      const ordered =
+        Boolean(range) &&
+        prefixes.length === 1 &&
+        sortKeys.length === 1 &&
+        sortKeys[0] === next &&
+        !this.multikey.has(spec.name);
+      best = { spec, score, bounds, ordered };
+    }
+    if (!best) return undefined;
+    const root = this.nedb.indexes[hiddenField(best.spec)]!.tree.tree;
+    // Descending: walking the keys backwards meets each document at its largest value first, as
+    // MongoDB sorts arrays descending.
+    const reverse = best.ordered && sort !== undefined && Object.values(sort)[0] === -1;
+    return { docs: distinct(best.bounds, (b) => inRange(root, b, reverse)), ordered: best.ordered };
   }
 
   // ---- writes ------------------------------------------------------------------------------
@@ -148,20 +280,26 @@ export class EmbeddedCollectionCore {
       const stored = cloneValue(doc) as Plain;
       if (stored._id === undefined) stored._id = newDocumentId();
       if (Array.isArray(stored._id)) throw new TypeError('_id cannot be an array');
+      nedbModel.checkObject(stored);
       return stored;
     });
-    return this.write(async () => {
-      for (const stored of prepared) setIndexKeys(stored, this.uniqueSpecs);
-      // nedb inserts a batch all or nothing (one append to the file); when it refuses, going one by
-      // one gives MongoDB's ordered result: everything before the first duplicate is kept.
-      const batched =
-        prepared.length > 1 &&
-        (await this.db.insertAsync(prepared).then(
-          () => true,
-          () => false,
-        ));
-      if (!batched) {
-        for (const stored of prepared) await this.nedbWrite(stored, () => this.db.insertAsync(stored));
+    return this.write((persist) => {
+      for (const stored of prepared) this.setKeys(stored, this.specs);
+      // All at once when nothing collides (nedb rolls a refused batch back); else one by one, which
+      // gives MongoDB's ordered result: everything before the first duplicate is kept.
+      try {
+        this.nedb._insertInCache(prepared);
+        persist(prepared);
+      } catch {
+        const done: Plain[] = [];
+        try {
+          for (const stored of prepared) {
+            this.cacheWrite(stored, () => this.nedb._insertInCache(stored));
+            done.push(stored);
+          }
+        } finally {
+          persist(done);
+        }
       }
       return prepared.map(visibleCopy);
     });
@@ -197,114 +335,143 @@ export class EmbeddedCollectionCore {
   ): Promise<Modification> {
     assertDefinedFilter(filter);
     assertUpdate(update);
-    return this.write(async () => {
-      const targets = await this.select(filter, { sort: options.sort, limit: options.one ? 1 : undefined });
+    return this.write(async (persist) => {
+      const targets = options.one
+        ? this.select(filter, { sort: options.sort, limit: 1 })
+        : await this.selectInTurns(filter, { sort: options.sort });
       if (targets.length === 0)
-        return options.upsert ? this.upsert(filter, update) : { matched: 0, modified: 0 };
+        return options.upsert ? this.upsert(filter, update, persist) : { matched: 0, modified: 0 };
       const result: Modification = { matched: targets.length, modified: 0 };
-      for (const target of targets) {
-        const before = visibleCopy(target);
-        const next = visibleCopy(target);
-        applyUpdate(next, update, false);
-        result.before ??= before;
-        result.after = next;
-        // MongoDB counts a document as modified only when the update changed it.
-        if (valuesEqual(next, before)) continue;
-        setIndexKeys(next, this.uniqueSpecs);
-        await this.nedbWrite(next, () => this.db.updateAsync({ _id: next._id }, next, {}));
-        result.after = visibleCopy(next);
-        result.modified += 1;
+      const changed: Plain[] = [];
+      try {
+        for (const target of targets) {
+          const before = visibleCopy(target);
+          const next = visibleCopy(target);
+          applyUpdate(next, update, false);
+          result.before ??= before;
+          result.after = next;
+          // MongoDB counts a document as modified only when the update changed it.
+          if (valuesEqual(next, before)) continue;
+          nedbModel.checkObject(next);
+          this.setKeys(next, this.specs);
+          this.cacheWrite(next, () => this.nedb._updateIndexes(target, next));
+          changed.push(next);
+          result.after = visibleCopy(next);
+          result.modified += 1;
+        }
+      } finally {
+        persist(changed);
       }
       return result;
     });
   }
 
-  private async upsert(filter: Filter, update: Update): Promise<Modification> {
+  private upsert(filter: Filter, update: Update, persist: Persist): Modification {
     const doc = upsertSeed(filter);
     applyUpdate(doc, update, true);
     if (doc._id === undefined) doc._id = newDocumentId();
-    setIndexKeys(doc, this.uniqueSpecs);
-    await this.nedbWrite(doc, () => this.db.insertAsync(doc));
+    nedbModel.checkObject(doc);
+    this.setKeys(doc, this.specs);
+    this.cacheWrite(doc, () => this.nedb._insertInCache(doc));
+    persist([doc]);
     return { matched: 0, modified: 0, upsertedId: doc._id, after: visibleCopy(doc) };
   }
 
   async delete(filter: Filter, many: boolean): Promise<number> {
     assertDefinedFilter(filter);
-    return this.write(async () => {
-      const targets = await this.select(filter, { limit: many ? undefined : 1 });
-      if (targets.length === 0) return 0;
-      return this.db.removeAsync({ _id: { $in: targets.map((t) => t._id) } }, { multi: true });
+    return this.write(async (persist) => {
+      const targets = many ? await this.selectInTurns(filter, {}) : this.select(filter, { limit: 1 });
+      // In batches, yielding between them: a large delete must not stall every other request. The
+      // write queue is held throughout, so no other write sees (or changes) the documents meanwhile.
+      for (let i = 0; i < targets.length; i += SWEEP_BATCH) {
+        if (i > 0) await nextTurn();
+        this.removeNow(targets.slice(i, i + SWEEP_BATCH), persist);
+      }
+      return targets.length;
     });
+  }
+
+  private removeNow(docs: Plain[], persist: Persist): void {
+    for (const doc of docs) this.nedb._removeFromIndexes(doc);
+    persist(docs.map((doc) => ({ $$deleted: true, _id: doc._id })));
   }
 
   // ---- indexes and housekeeping ------------------------------------------------------------
 
+  /**
+   * Idempotent. An index of the same name or fields with other options replaces the old one (as the
+   * MongoDB adapter does), so a service can change its index options across an upgrade.
+   */
   createIndex(spec: IndexSpec): Promise<void> {
     return this.write(async () => {
-      const existing = this.specs.find((s) => s.name === spec.name);
-      if (existing) {
-        if (sameIndex(existing, spec)) return;
-        throw new Error(`index ${spec.name} on ${this.name} already exists with different options`);
-      }
-      const twin = this.specs.find((s) => JSON.stringify(s.fields) === JSON.stringify(spec.fields));
-      if (twin) throw new Error(`index ${twin.name} on ${this.name} already has the fields of ${spec.name}`);
+      const sameFields = (s: IndexSpec) => JSON.stringify(s.fields) === JSON.stringify(spec.fields);
+      const existing = this.specs.filter((s) => s.name === spec.name || sameFields(s));
+      if (existing.length === 1 && sameIndex(existing[0]!, spec)) return;
       const hidden = hiddenField(spec);
-      if (this.uniqueSpecs.some((s) => hiddenField(s) === hidden)) {
+      if (this.specs.some((s) => !existing.includes(s) && hiddenField(s) === hidden)) {
         throw new Error(`index name ${spec.name} is too close to another one on ${this.name}`);
       }
-      if (spec.unique) await this.addKeysToExistingDocuments(spec);
-      await this.ensureNedbIndexes(spec);
+      const docs = this.db.getAllData();
+      // Built aside first: a unique index that existing documents break is refused with nothing changed.
+      const index = new NedbIndex({ fieldName: hidden, unique: spec.unique, sparse: true });
+      const keyed = docs.map((doc) => ({ [hidden]: indexKeys(doc, spec), doc }));
+      try {
+        index.insert(keyed);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new DuplicateKeyError(this.name, spec.name, err);
+        throw err;
+      }
+      for (const old of existing) await this.dropIndex(old);
+      this.multikey.delete(spec.name);
+      for (const doc of docs) this.setKeys(doc, [spec]);
+      this.buildIndex(spec, docs);
       this.specs.push(spec);
       // Saved last: after a crash before this point, the service's next createIndex redoes it all.
       await this.catalog.save(this.name, spec);
     });
   }
 
-  /** Checks existing documents for duplicates first, so a refused index leaves nothing half-written. */
-  private async addKeysToExistingDocuments(spec: IndexSpec): Promise<void> {
-    const owners = new Map<string, unknown>();
-    const docs = this.db.getAllData();
-    for (const doc of docs) {
-      for (const key of uniqueKeys(doc, spec) ?? []) {
-        if (owners.has(key) && owners.get(key) !== doc._id) throw new DuplicateKeyError(this.name, spec.name);
-        owners.set(key, doc._id);
-      }
+  private async dropIndex(spec: IndexSpec): Promise<void> {
+    const hidden = hiddenField(spec);
+    delete this.nedb.indexes[hidden];
+    for (const doc of this.db.getAllData()) delete doc[hidden];
+    this.specs = this.specs.filter((s) => s !== spec);
+    await this.catalog.remove(this.name, spec.name);
+  }
+
+  /**
+   * Removes documents past their TTL (reads already ignore them; this frees the space), found
+   * through the TTL index and removed in batches, each its own write, with the event loop free
+   * in between.
+   */
+  async sweepExpired(now = Date.now()): Promise<number> {
+    await this.ready;
+    const expired = this.expiredDocs(now);
+    let removed = 0;
+    for (let i = 0; i < expired.length; i += SWEEP_BATCH) {
+      if (i > 0) await nextTurn();
+      removed += await this.write((persist) => {
+        // Still stored as found (not replaced by an update meanwhile) and still expired.
+        const batch = expired
+          .slice(i, i + SWEEP_BATCH)
+          .filter(
+            (d) => this.nedb.indexes._id!.getMatching(d._id)[0] === d && isExpired(d, this.ttlSpecs, now),
+          );
+        this.removeNow(batch, persist);
+        return batch.length;
+      });
     }
-    for (const doc of docs) {
-      const next = visibleCopy(doc);
-      setIndexKeys(next, [...this.uniqueSpecs, spec]);
-      await this.db.updateAsync({ _id: next._id }, next, {});
-    }
+    return removed;
   }
 
-  private async ensureNedbIndexes(spec: IndexSpec): Promise<void> {
-    const first = spec.fields[0]![0];
-    await this.db.ensureIndexAsync({ fieldName: first });
-    this.indexedFields.add(first);
-    if (spec.unique)
-      await this.db.ensureIndexAsync({ fieldName: hiddenField(spec), unique: true, sparse: true });
-  }
-
-  /** Removes documents past their TTL (reads already ignore them; this frees the space). */
-  sweepExpired(now = Date.now()): Promise<number> {
-    if (this.ttlSpecs.length === 0) return Promise.resolve(0);
-    return this.writes.run(async () => {
-      await this.ready;
-      return this.purgeExpired(now);
-    });
-  }
-
-  /** Call only from inside the write queue. */
-  private async purgeExpired(now: number): Promise<number> {
+  private expiredDocs(now: number): Plain[] {
     const ttl = this.ttlSpecs;
-    if (ttl.length === 0) return 0;
-    const ids = this.db
-      .getAllData()
-      .filter((d) => isExpired(d, ttl, now))
-      .map((d) => d._id);
-    if (ids.length === 0) return 0;
-    this.dirty = true;
-    return this.db.removeAsync({ _id: { $in: ids } }, { multi: true });
+    const found = distinct(ttl, (spec) => {
+      const cutoff = encodeComponent(new Date(now - spec.expireAfterSeconds! * 1000));
+      const index = this.nedb.indexes[hiddenField(spec)];
+      return index ? inRange(index.tree.tree, { $gte: cutoff[0]!, $lt: cutoff + HIGH }, false) : [];
+    });
+    return [...found].filter((d) => isExpired(d, ttl, now));
   }
 
   /** Rewrites the append-only data file without its superseded lines. */
@@ -313,6 +480,7 @@ export class EmbeddedCollectionCore {
     await this.writes.run(async () => {
       if (!this.dirty) return;
       this.dirty = false;
+      await this.file!.drain();
       await this.db.compactDatafileAsync();
     });
   }
@@ -321,42 +489,161 @@ export class EmbeddedCollectionCore {
     await this.ready.catch(() => undefined);
     await this.writes.drain();
     await this.compact();
-  }
-
-  private write<T>(task: () => Promise<T>): Promise<T> {
-    return this.writes.run(async () => {
-      await this.ready;
-      this.dirty = true;
-      return task();
-    });
+    await this.file?.drain();
   }
 
   /**
-   * Runs a nedb write (from inside the write queue) and turns its unique-constraint error into
-   * DuplicateKeyError naming the index.
+   * Runs a write in the queue. What it persists is appended (group-committed) after the in-memory
+   * change, and the caller gets the result only once that is on disk; the queue itself moves on at
+   * once, so concurrent writes share one fsync.
    */
-  private async nedbWrite<T>(doc: Plain, run: () => Promise<T>, retried = false): Promise<T> {
+  private async write<T>(task: (persist: Persist) => T | Promise<T>): Promise<T> {
+    const durable: Promise<void>[] = [];
+    const persist: Persist = (docs) => {
+      if (!this.file || docs.length === 0) return;
+      const appended = this.nedb.persistence.persistNewStateAsync(docs);
+      appended.catch(() => undefined);
+      durable.push(appended);
+    };
     try {
-      return await run();
-    } catch (err) {
-      if ((err as { errorType?: unknown }).errorType !== 'uniqueViolated') throw err;
-      // An expired document no read returns any more may still hold the key until the next sweep:
-      // free it now rather than refuse a write that looks valid to the caller.
-      if (!retried && (await this.purgeExpired(Date.now())) > 0) return this.nedbWrite(doc, run, true);
-      const key = (err as { key?: unknown }).key;
-      const spec = this.uniqueSpecs.find((s) => {
-        const keys = doc[hiddenField(s)];
-        return Array.isArray(keys) && keys.includes(key);
+      return await this.writes.run(async () => {
+        await this.ready;
+        this.dirty = true;
+        return task(persist);
       });
-      throw new DuplicateKeyError(this.name, spec ? spec.name : '_id_', err);
+    } finally {
+      await Promise.all(durable);
+    }
+  }
+
+  /**
+   * Applies an in-memory change (from inside the write queue), turning nedb's unique-constraint
+   * error into DuplicateKeyError naming the index.
+   */
+  private cacheWrite(doc: Plain, apply: () => void): void {
+    let failure: unknown;
+    try {
+      apply();
+      return;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      failure = err;
+    }
+    // An expired document no read returns any more may still hold the key until the next sweep:
+    // free it now rather than refuse a write that looks valid to the caller.
+    const expired = this.expiredDocs(Date.now());
+    if (expired.length > 0) {
+      for (const d of expired) this.nedb._removeFromIndexes(d);
+      void this.nedb.persistence
+        .persistNewStateAsync(expired.map((d) => ({ $$deleted: true, _id: d._id })))
+        .catch(() => undefined);
+      try {
+        apply();
+        return;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        failure = err;
+      }
+    }
+    const key = (failure as { key?: unknown }).key;
+    const spec = this.uniqueSpecs.find((s) => {
+      const keys = doc[hiddenField(s)];
+      return Array.isArray(keys) && keys.includes(key);
+    });
+    throw new DuplicateKeyError(this.name, spec ? spec.name : '_id_', failure);
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { errorType?: unknown } | null)?.errorType === 'uniqueViolated';
+}
+
+/** The values an equality (or `$in`, `$eq`) condition allows, when they are all plain scalars or null. */
+function equalityValues(cond: unknown): unknown[] | undefined {
+  if (isScalar(cond) || cond === null) return [cond];
+  if (!isOperatorObject(cond)) return undefined;
+  const ops = Object.keys(cond);
+  if (ops.length !== 1) return undefined;
+  if (ops[0] === '$eq' && (isScalar(cond.$eq) || cond.$eq === null)) return [cond.$eq];
+  if (ops[0] === '$in' && Array.isArray(cond.$in) && cond.$in.every((v) => isScalar(v) || v === null))
+    return cond.$in as unknown[];
+  return undefined;
+}
+
+interface Bound {
+  op: '$gt' | '$gte' | '$lt' | '$lte';
+  key: string;
+}
+
+/** Key bounds (after the prefix) for `$gt $gte $lt $lte` on numbers or dates, all of one type. */
+function rangeBounds(cond: unknown): { low: Bound; high: Bound } | undefined {
+  if (!isOperatorObject(cond)) return undefined;
+  const ops = Object.entries(cond);
+  if (!ops.every(([op]) => ['$gt', '$gte', '$lt', '$lte'].includes(op))) return undefined;
+  const tags = new Set(ops.map(([, v]) => rangeTag(v)));
+  const [tag] = [...tags];
+  if (tags.size !== 1 || tag === undefined) return undefined;
+  // Keys equal to v on this field are `enc(v)` followed by more components, all below enc(v)+HIGH.
+  let low: Bound = { op: '$gte', key: tag };
+  let high: Bound = { op: '$lt', key: tag + HIGH };
+  for (const [op, v] of ops) {
+    const enc = encodeComponent(v);
+    if (op === '$gt' || op === '$gte') {
+      const b: Bound = op === '$gt' ? { op: '$gte', key: enc + HIGH } : { op: '$gte', key: enc };
+      if (b.key > low.key) low = b;
+    } else {
+      const b: Bound = op === '$lt' ? { op: '$lt', key: enc } : { op: '$lt', key: enc + HIGH };
+      if (b.key < high.key) high = b;
+    }
+  }
+  return { low, high };
+}
+
+/**
+ * The documents under the keys within `bounds`, in key order (or reverse), walked lazily so that a
+ * query with a limit stops early. The tree must not change while the walk is under way: callers
+ * finish it synchronously, or inside the write queue.
+ */
+function* inRange(root: TreeNode, bounds: Bounds, reverse: boolean): Generator<Plain> {
+  const { $gt, $gte, $lt, $lte } = bounds;
+  const aboveLow = (k: string) => ($gt !== undefined ? k > $gt : $gte !== undefined ? k >= $gte : true);
+  const belowHigh = (k: string) => ($lt !== undefined ? k < $lt : $lte !== undefined ? k <= $lte : true);
+  const stack: TreeNode[] = [];
+  let node: TreeNode | null | undefined = Object.hasOwn(root, 'key') ? root : null;
+  while (node || stack.length > 0) {
+    // Down to the first key within the near bound, remembering the way back up.
+    while (node) {
+      if (reverse ? belowHigh(node.key!) : aboveLow(node.key!)) {
+        stack.push(node);
+        node = reverse ? node.right : node.left;
+      } else {
+        node = reverse ? node.left : node.right;
+      }
+    }
+    if (stack.length === 0) return;
+    node = stack.pop()!;
+    if (!(reverse ? aboveLow(node.key!) : belowHigh(node.key!))) return;
+    yield* node.data;
+    node = reverse ? node.left : node.right;
+  }
+}
+
+/** Each document once (one with an array field has several keys), in first-seen order. */
+function* distinct<T>(sources: T[], walk: (source: T) => Iterable<Plain>): Generator<Plain> {
+  const seen = new Set<Plain>();
+  for (const source of sources) {
+    for (const doc of walk(source)) {
+      if (seen.has(doc)) continue;
+      seen.add(doc);
+      yield doc;
     }
   }
 }
 
-function isScalar(v: unknown): boolean {
-  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date;
+function unique(docs: Plain[]): Plain[] {
+  return docs.length < 2 ? docs : [...new Set(docs)];
 }
 
-function isOrderedScalar(v: unknown): boolean {
-  return typeof v === 'number' || v instanceof Date;
+function isScalar(v: unknown): boolean {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date;
 }

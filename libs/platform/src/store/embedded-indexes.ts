@@ -1,11 +1,18 @@
-// Index definitions for the embedded adapter. nedb indexes one field and knows nothing of compound
-// unique indexes, MongoDB's null-for-missing rule or sparse compound keys, so every unique index is
-// kept as a hidden field (`__ix_<name>`) holding the document's index keys as canonical strings, with
-// a unique sparse nedb index on that field. The field is recomputed on every write and stripped from
-// every result. The definitions themselves live in a catalog so they survive a restart.
+// Index definitions for the embedded adapter (docs/adr/0008-embedded-store-durability.md). nedb
+// indexes one field, keeps every document with the same key in one array (so removing one of them
+// copies the array: quadratic on a low-cardinality field) and knows nothing of compound keys,
+// MongoDB's null-for-missing rule or sparse compound indexes. So every index is kept as a hidden
+// field (`__ix_<name>`) holding the document's keys as order-preserving strings (embedded-keys.ts),
+// with a sparse nedb index on that field. A unique index's keys are the indexed values (nedb refuses
+// duplicates); any other index's keys end with the document's `_id`, so no two documents ever share
+// a key and every insert, update and delete is O(log n). The hidden fields are recomputed whenever a
+// collection is loaded and on every write, and stripped from every result. The definitions live in
+// a catalog so they survive a restart.
 import { Datastore } from './nedb.js';
 import type { IndexOptions } from './port.js';
-import { cloneValue, encodeKey, isPlainObject, pathValues, type Plain } from './values.js';
+import { encodeComponent } from './embedded-keys.js';
+import { GroupCommitFile, makeDurable, type DurabilityOptions } from './embedded-durable.js';
+import { cloneValue, isPlainObject, pathValues, type Plain } from './values.js';
 
 export interface IndexSpec {
   name: string;
@@ -54,28 +61,40 @@ export function hiddenField(spec: IndexSpec): string {
 }
 
 /**
- * The keys a document contributes to a unique index, MongoDB-style: a missing field counts as null,
- * an array contributes each element (one key per combination), and a sparse index skips documents
- * that have none of the fields. `undefined` means "not indexed".
+ * The keys a document contributes to an index, MongoDB-style: a missing field counts as null, an
+ * array contributes each element (one key per combination), and a sparse index skips documents that
+ * have none of the fields. `undefined` means "not indexed". Keys of non-unique indexes end with the
+ * document's `_id`.
  */
-export function uniqueKeys(doc: Plain, spec: IndexSpec): string[] | undefined {
+export function indexKeys(doc: Plain, spec: IndexSpec): string[] | undefined {
   const reached = spec.fields.map(([path]) => pathValues(doc, path));
   if (spec.sparse && reached.every((values) => values.every((v) => v === undefined))) return undefined;
-  const choices = reached.map((values) =>
-    values.flatMap((v) => (Array.isArray(v) ? (v.length > 0 ? v : [[]]) : [v])),
-  );
-  let tuples: unknown[][] = [[]];
-  for (const options of choices) tuples = tuples.flatMap((t) => options.map((o) => [...t, o]));
-  return [...new Set(tuples.map((t) => encodeKey(t)))];
+  const choices = reached.map((values) => [
+    ...new Set(
+      values.flatMap((v) => (Array.isArray(v) ? (v.length > 0 ? v : [[]]) : [v])).map(encodeComponent),
+    ),
+  ]);
+  let keys = [''];
+  for (const options of choices) keys = keys.flatMap((k) => options.map((o) => k + o));
+  if (!spec.unique) {
+    const id = encodeComponent(doc._id);
+    keys = keys.map((k) => k + id);
+  }
+  return keys;
 }
 
 /** Sets (or removes) the hidden key fields of a document about to be stored. */
-export function setIndexKeys(doc: Plain, uniqueSpecs: IndexSpec[]): void {
-  for (const spec of uniqueSpecs) {
-    const keys = uniqueKeys(doc, spec);
+export function setIndexKeys(doc: Plain, specs: IndexSpec[]): void {
+  for (const spec of specs) {
+    const keys = indexKeys(doc, spec);
     if (keys === undefined) delete doc[hiddenField(spec)];
     else doc[hiddenField(spec)] = keys;
   }
+}
+
+/** Removes every hidden field (stale ones from an older version or a dropped index included). */
+export function clearIndexKeys(doc: Plain): void {
+  for (const k of Object.keys(doc)) if (k.startsWith(HIDDEN_PREFIX)) delete doc[k];
 }
 
 /** A deep copy of a stored document without the hidden fields: what callers get. */
@@ -103,6 +122,7 @@ export function isExpired(doc: Plain, ttlSpecs: IndexSpec[], now: number): boole
 export interface IndexCatalog {
   load(collection: string): Promise<IndexSpec[]>;
   save(collection: string, spec: IndexSpec): Promise<void>;
+  remove(collection: string, name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -113,6 +133,12 @@ export class MemoryIndexCatalog implements IndexCatalog {
   }
   async save(collection: string, spec: IndexSpec): Promise<void> {
     this.specs.set(collection, [...(this.specs.get(collection) ?? []), spec]);
+  }
+  async remove(collection: string, name: string): Promise<void> {
+    this.specs.set(
+      collection,
+      (this.specs.get(collection) ?? []).filter((s) => s.name !== name),
+    );
   }
   async close(): Promise<void> {}
 }
@@ -125,8 +151,9 @@ export class FileIndexCatalog implements IndexCatalog {
   private readonly db: Datastore<{ _id: string; collection: string; spec: IndexSpec }>;
   private readonly loaded: Promise<void>;
 
-  constructor(filename: string) {
+  constructor(filename: string, durability: DurabilityOptions = { fsync: true }) {
     this.db = new Datastore({ filename });
+    makeDurable(this.db as unknown as Datastore<Plain>, new GroupCommitFile(filename, durability));
     this.loaded = this.db.loadDatabaseAsync();
   }
 
@@ -141,6 +168,11 @@ export class FileIndexCatalog implements IndexCatalog {
     const _id = `${collection}/${spec.name}`;
     // The replacement carries `_id` because nedb's upsert of a replacement ignores the query's fields.
     await this.db.updateAsync({ _id }, { _id, collection, spec }, { upsert: true });
+  }
+
+  async remove(collection: string, name: string): Promise<void> {
+    await this.loaded;
+    await this.db.removeAsync({ _id: `${collection}/${name}` }, {});
   }
 
   async close(): Promise<void> {

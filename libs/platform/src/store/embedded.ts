@@ -1,4 +1,4 @@
-// The embedded store (DESIGN.md §5): @seald-io/nedb, one data file per collection under
+// The embedded store (docs/adr/0001-store.md): @seald-io/nedb, one data file per collection under
 // `<dir>/<service>/<collection>.db`, or memory only. Same meaning as the MongoDB adapter for
 // everything in port.ts; see embedded-collection.ts for how.
 import { resolve, join } from 'node:path';
@@ -15,6 +15,8 @@ import type {
 import type { UpdateOptions, UpdateResult, DeleteResult, WithId } from './port.js';
 import { EmbeddedCollectionCore } from './embedded-collection.js';
 import { FileIndexCatalog, MemoryIndexCatalog, indexSpec, type IndexCatalog } from './embedded-indexes.js';
+import { DirectoryLock } from './embedded-lock.js';
+import type { DurabilityOptions } from './embedded-durable.js';
 
 export type EmbeddedLocation = { kind: 'memory'; name?: string } | { kind: 'file'; dir: string };
 
@@ -30,6 +32,11 @@ export interface EmbeddedStoreOptions {
   compactionIntervalMs?: number;
   /** How often documents past a TTL index are deleted (reads skip them at once). Default 60 s, as in MongoDB. */
   ttlSweepIntervalMs?: number;
+  /**
+   * `file` only: fsync each (group-committed) append before acknowledging the write. Default true;
+   * false trades the last moments of writes on a power cut for throughput (bench/store/run.mjs).
+   */
+  fsync?: boolean;
 }
 
 const SERVICE_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
@@ -38,15 +45,23 @@ const COLLECTION_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 /** The data behind one or more open stores: a service's directory, or an in-memory database. */
 class EmbeddedDatabase {
   private readonly cores = new Map<string, EmbeddedCollectionCore>();
-  private readonly catalog: IndexCatalog;
+  private catalog: IndexCatalog = new MemoryIndexCatalog();
   private openHandles = 0;
   private timers: NodeJS.Timeout[] = [];
+  private lock: DirectoryLock | undefined;
+  private durability: DurabilityOptions = { fsync: true };
 
   constructor(
     readonly registryKey: string | undefined,
     private readonly dir: string | undefined,
-  ) {
-    this.catalog = dir ? new FileIndexCatalog(join(dir, 'system.indexes.db')) : new MemoryIndexCatalog();
+  ) {}
+
+  /** Takes the directory for this process (file stores), before any of its files is read. */
+  async open(options: EmbeddedStoreOptions): Promise<void> {
+    if (!this.dir || this.lock) return;
+    this.durability = { fsync: options.fsync ?? true };
+    this.lock = await DirectoryLock.acquire(this.dir);
+    this.catalog = new FileIndexCatalog(join(this.dir, 'system.indexes.db'), this.durability);
   }
 
   core(name: string): EmbeddedCollectionCore {
@@ -56,6 +71,7 @@ class EmbeddedDatabase {
         name,
         this.dir ? join(this.dir, `${name}.db`) : undefined,
         this.catalog,
+        this.durability,
       );
       this.cores.set(name, core);
     }
@@ -86,6 +102,7 @@ class EmbeddedDatabase {
     try {
       await Promise.all([...this.cores.values()].map((core) => core.close()));
       await this.catalog.close();
+      await this.lock?.release();
     } finally {
       // A directory is held by one database object at a time; the next open reads the files afresh.
       if (this.registryKey) databases.delete(this.registryKey);
@@ -122,6 +139,12 @@ export class EmbeddedStore implements Store {
 
   static async open(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
     const database = databaseFor(options);
+    try {
+      await database.open(options);
+    } catch (err) {
+      if (database.registryKey) databases.delete(database.registryKey);
+      throw err;
+    }
     database.acquire(options);
     return new EmbeddedStore(database);
   }

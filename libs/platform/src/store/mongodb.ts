@@ -1,4 +1,4 @@
-// The MongoDB store (DESIGN.md §5): the official driver, passed through. The few things done here
+// The MongoDB store (docs/adr/0001-store.md): the official driver, passed through. The few things done here
 // keep the two adapters interchangeable: string ids instead of ObjectIds, one DuplicateKeyError, the
 // same default index names, and no `undefined` in filters.
 import {
@@ -32,7 +32,21 @@ export interface MongoStoreOptions {
   service: string;
   /** Database name; default `murmur_<service>` unless the URL's path names one. */
   database?: string;
+  /** Where to say that an index was replaced because its options changed. Default: a process warning. */
+  logger?: StoreLogger;
 }
+
+/** The one logging call the store makes (a pino logger fits). */
+export interface StoreLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+const warnProcess: StoreLogger = {
+  warn: (details, message) => process.emitWarning(`${message} ${JSON.stringify(details)}`),
+};
+
+/** The server refused an index because one with the same name or key exists with other options. */
+const INDEX_CONFLICT_CODES = new Set([85 /* IndexOptionsConflict */, 86 /* IndexKeySpecsConflict */]);
 
 /** The database a URL names in its path (`mongodb://host/name?…`), if any. */
 export function databaseNameFromUrl(url: string): string | undefined {
@@ -47,6 +61,7 @@ export class MongoStore implements Store {
   private constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
+    private readonly logger: StoreLogger,
   ) {}
 
   static async connect(url: string, options: MongoStoreOptions): Promise<MongoStore> {
@@ -54,7 +69,7 @@ export class MongoStore implements Store {
     const client = new MongoClient(url, { ignoreUndefined: true });
     await client.connect();
     const name = options.database ?? databaseNameFromUrl(url) ?? `murmur_${options.service}`;
-    return new MongoStore(client, client.db(name));
+    return new MongoStore(client, client.db(name), options.logger ?? warnProcess);
   }
 
   /** The database this store uses (for tests and tools that need to drop it). */
@@ -63,7 +78,7 @@ export class MongoStore implements Store {
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
-    return new MongoCollection<T>(this.db.collection(name));
+    return new MongoCollection<T>(this.db.collection(name), this.db, this.logger);
   }
 
   async ping(): Promise<void> {
@@ -83,7 +98,11 @@ export class MongoStore implements Store {
 class MongoCollection<T extends Doc> implements Collection<T> {
   readonly name: string;
 
-  constructor(private readonly c: DriverCollection<Document>) {
+  constructor(
+    private readonly c: DriverCollection<Document>,
+    private readonly db: Db,
+    private readonly logger: StoreLogger,
+  ) {
     this.name = c.collectionName;
   }
 
@@ -169,17 +188,51 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return { deletedCount: (await this.c.deleteMany(driverFilter(filter))).deletedCount };
   }
 
+  /**
+   * Idempotent. When an index of the same name or key exists with other options (a release changed
+   * `sparse`, `unique` or `expireAfterSeconds`), the server refuses; then a changed TTL is applied in
+   * place (collMod) and anything else is replaced (drop, create), with a warning, so that start-up
+   * goes on with the options the code now declares.
+   */
   async createIndex(fields: Record<string, 1 | -1>, options: IndexOptions = {}): Promise<void> {
-    await this.guard(() =>
-      this.c.createIndex(fields, {
-        name: options.name ?? defaultIndexName(fields),
-        ...(options.unique ? { unique: true } : {}),
-        ...(options.sparse ? { sparse: true } : {}),
-        ...(options.expireAfterSeconds === undefined
-          ? {}
-          : { expireAfterSeconds: options.expireAfterSeconds }),
-      }),
+    const spec = {
+      name: options.name ?? defaultIndexName(fields),
+      ...(options.unique ? { unique: true } : {}),
+      ...(options.sparse ? { sparse: true } : {}),
+      ...(options.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: options.expireAfterSeconds }),
+    };
+    try {
+      await this.guard(() => this.c.createIndex(fields, spec));
+      return;
+    } catch (err) {
+      if (!INDEX_CONFLICT_CODES.has((err as { code?: number }).code ?? -1)) throw err;
+    }
+    const sameKey = (key: Document) =>
+      JSON.stringify(Object.entries(key)) === JSON.stringify(Object.entries(fields));
+    const existing = (await this.c.listIndexes().toArray()).filter(
+      (ix) => ix.name !== '_id_' && (ix.name === spec.name || sameKey(ix.key as Document)),
     );
+    const context = { collection: this.name, index: spec.name, was: existing, now: { key: fields, ...spec } };
+    const [only] = existing;
+    if (
+      existing.length === 1 &&
+      only!.name === spec.name &&
+      sameKey(only!.key as Document) &&
+      Boolean(only!.unique) === Boolean(spec.unique) &&
+      Boolean(only!.sparse) === Boolean(spec.sparse) &&
+      only!.expireAfterSeconds !== undefined &&
+      spec.expireAfterSeconds !== undefined
+    ) {
+      await this.db.command({
+        collMod: this.name,
+        index: { name: spec.name, expireAfterSeconds: spec.expireAfterSeconds },
+      });
+      this.logger.warn(context, 'changed the TTL of an index in place');
+      return;
+    }
+    for (const ix of existing) await this.c.dropIndex(ix.name as string);
+    this.logger.warn(context, 'replaced an index whose options changed');
+    await this.guard(() => this.c.createIndex(fields, spec));
   }
 
   private async guard<R>(run: () => Promise<R>): Promise<R> {

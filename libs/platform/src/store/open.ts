@@ -1,7 +1,8 @@
-// One setting chooses the adapter (DESIGN.md §2): `STORE_URL` is `memory:`, `file:<dir>` or a MongoDB URL.
+// One setting chooses the adapter (docs/architecture.md, run modes): `STORE_URL` is `memory:`, `file:<dir>` or a MongoDB URL.
 import { fileURLToPath } from 'node:url';
 import { EmbeddedStore, type EmbeddedStoreOptions } from './embedded.js';
 import type { Store } from './port.js';
+import type { StoreLogger } from './mongodb.js';
 
 export interface OpenStoreOptions {
   /** The owning service; names its directory (`<dir>/<service>/`) or database (`murmur_<service>`). */
@@ -10,6 +11,10 @@ export interface OpenStoreOptions {
   compactionIntervalMs?: EmbeddedStoreOptions['compactionIntervalMs'];
   /** Embedded only. */
   ttlSweepIntervalMs?: EmbeddedStoreOptions['ttlSweepIntervalMs'];
+  /** MongoDB only: where to warn that an index was replaced because its options changed. */
+  logger?: StoreLogger;
+  /** Embedded `file:` only: fsync before acknowledging writes (default true). */
+  fsync?: EmbeddedStoreOptions['fsync'];
 }
 
 /**
@@ -19,7 +24,7 @@ export interface OpenStoreOptions {
  * - `mongodb://…`, `mongodb+srv://…` → MongoDB, database `murmur_<service>` unless the URL's path names one.
  */
 export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
-  const { service, ...housekeeping } = options;
+  const { service, logger, ...housekeeping } = options;
   if (url.startsWith('memory:')) {
     const name = url.slice('memory:'.length);
     return EmbeddedStore.open({
@@ -36,7 +41,7 @@ export async function openStore(url: string, options: OpenStoreOptions): Promise
   if (url.startsWith('mongodb://') || url.startsWith('mongodb+srv://')) {
     // Loaded on demand: the driver is a quarter of the platform's start-up cost and most runs never use it.
     const { MongoStore } = await import('./mongodb.js');
-    return MongoStore.connect(url, { service });
+    return MongoStore.connect(url, { service, ...(logger ? { logger } : {}) });
   }
   throw new Error(
     `unsupported store URL ${JSON.stringify(redact(url))}: use memory:, file:<dir> or mongodb://…`,

@@ -1,4 +1,4 @@
-// The store port (DESIGN.md §5): a small subset of MongoDB's collection API that the `embedded`
+// The store port (docs/adr/0001-store.md): a small subset of MongoDB's collection API that the `embedded`
 // (@seald-io/nedb) and `mongodb` adapters implement with the same meaning. The store contract suite
 // (libs/platform/test/store/) is the definition of that meaning.
 

@@ -56,3 +56,22 @@ export function sendOverWire(baseUrl: string, options: WireRequest): Promise<Wir
     req.end(body);
   });
 }
+
+/**
+ * Like sendOverWire, but a string payload is JSON unless a content type is given (most service tests
+ * send JSON text).
+ */
+export function send(baseUrl: string, options: WireRequest): Promise<WireResponse> {
+  const headers = { ...options.headers };
+  if (
+    typeof options.payload === 'string' &&
+    !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')
+  )
+    headers['content-type'] = 'application/json';
+  return sendOverWire(baseUrl, { ...options, headers });
+}
+
+/** `Authorization: Basic …` for a login and password. */
+export function basicAuth(login: string, password: string): Record<string, string> {
+  return { authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` };
+}

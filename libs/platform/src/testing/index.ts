@@ -1,7 +1,15 @@
 // Helpers for tests across the workspace. Not imported by production code.
 export { freePort } from './ports.js';
 export { testLogger } from './logger.js';
-export { sendOverWire, type WireRequest, type WireResponse } from './http.js';
+export { sendOverWire, send, basicAuth, type WireRequest, type WireResponse } from './http.js';
+export { TestClock, eventually } from './clock.js';
+export {
+  startFakeIdentity,
+  type FakeIdentity,
+  type FakeIdentityOptions,
+  type FakeUser,
+  type FakeToken,
+} from './identity.js';
 export { startSmtpCapture, type SmtpCapture, type CapturedMail } from './smtp.js';
 export {
   startNatsServer,

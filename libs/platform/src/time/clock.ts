@@ -1,7 +1,23 @@
-// Reader `created_at` values come from this clock (formats.md §5): entries stored in one burst still
-// get distinct, increasing times. It reads the wall clock, like the `Date` header clients echo back
-// as `since`, so the two never disagree by more than the bursts it absorbs.
+// The process's clock. Services receive one in their ServiceContext (systemClock unless a test injects
+// a TestClock), and hand it to whatever reads the time: rate limiters, the job queue, the
+// authenticator's caches. Nothing that decides about time should call Date.now() on its own.
 
+export interface Clock {
+  /** The current instant. */
+  now(): Date;
+  /** The current instant in milliseconds since the epoch. */
+  nowMs(): number;
+}
+
+/** The wall clock. */
+export const systemClock: Clock = {
+  now: () => new Date(),
+  nowMs: () => Date.now(),
+};
+
+// Reader `created_at` values come from this clock: entries stored in one burst
+// still get distinct, increasing times. It reads the wall clock, like the `Date` header clients echo
+// back as `since`, so the two never disagree by more than the bursts it absorbs.
 export class MicrosecondClock {
   private last = 0n;
 

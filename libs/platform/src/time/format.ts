@@ -1,4 +1,4 @@
-// Output forms of formats.md §5. Every time a service emits goes through one of these.
+// Output forms of docs/api/conventions.md, Times. Every time a service emits goes through one of these.
 
 /** A point in time: a Date, or whole microseconds since the epoch (reader times). */
 export type Instant = Date | bigint;

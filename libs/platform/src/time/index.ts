@@ -8,4 +8,4 @@ export {
   type Instant,
 } from './format.js';
 export { parseTimestamp, type ParsedTimestamp } from './parse.js';
-export { MicrosecondClock } from './clock.js';
+export { MicrosecondClock, systemClock, type Clock } from './clock.js';

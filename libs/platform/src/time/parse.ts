@@ -1,4 +1,4 @@
-// Input forms of formats.md §5 (`since`, XML-RPC dates, feed and h-entry dates, imports). Strict on
+// Input forms of docs/api/conventions.md, Times (`since`, XML-RPC dates, feed and h-entry dates, imports). Strict on
 // purpose: what is not listed there is invalid, and callers turn null into 400 / fault −32602.
 
 export interface ParsedTimestamp {

@@ -361,6 +361,23 @@ export function defineBusContract(connect: ConnectClient): void {
       expect(seen.map((s) => s.event.data.n).sort()).toEqual([1, 2]);
     });
 
+    test('the same event id from two clients (an outbox relay in another replica) is stored once, with the given occurredAt', async () => {
+      const [a, b, reader] = [await client('publishing'), await client('publishing'), await client('reader')];
+      const { published } = freshEvent();
+      const seen: Seen<{ n: number }> = [];
+      await reader.subscribe(published, { durable: fresh('reader-posts') }, record(seen));
+      const id = fresh('event-');
+      const occurredAt = '2026-01-02T03:04:05.678Z';
+      const first = await a.publish(published, { n: 1 }, { id, occurredAt });
+      expect(first).toMatchObject({ id, occurredAt });
+      await b.publish(published, { n: 1 }, { id, occurredAt });
+      await a.publish(published, { n: 2 });
+      await waitFor('two events', () => seen.length >= 2);
+      await sleep(100);
+      expect(seen.map((s) => s.event.data.n).sort()).toEqual([1, 2]);
+      expect(seen.find((s) => s.event.id === id)?.event.occurredAt).toBe(occurredAt);
+    });
+
     test('close waits for a running handler, which acknowledges: the group does not get the event again', async () => {
       const [pub, first] = [await client('publishing'), await client('reader')];
       const { published } = freshEvent();
@@ -447,6 +464,15 @@ export function defineBusContract(connect: ConnectClient): void {
       await bus.close(); // idempotent
       await expect(bus.ping()).rejects.toThrow(/closed/);
       await expect(bus.publish(published, { n: 1 })).rejects.toThrow(/closed/);
+    });
+
+    test('health is ok while connected with groups in place, and names the problem after close', async () => {
+      const bus = await connect('contract');
+      const { published } = freshEvent();
+      await bus.subscribe(published, { durable: fresh('reader-health') }, async () => undefined);
+      await expect(bus.health()).resolves.toEqual({ ok: true, problems: [] });
+      await bus.close();
+      await expect(bus.health()).resolves.toEqual({ ok: false, problems: ['bus is closed'] });
     });
 
     test('subscribe refuses a durable name that cannot be a subject word', async () => {

@@ -33,6 +33,7 @@ describe('loadConfig defaults', () => {
       DATA_DIR: './data',
       STORE_URL: 'file:./data',
       BUS_URL: 'memory:',
+      BUS_STREAM_REPLICAS: 1,
       OUTBOUND_ALLOW_PRIVATE: false,
       OUTBOUND_ALLOW_HOSTS: [],
       TRUST_PROXY: ['loopback'],
@@ -94,6 +95,7 @@ describe('ConfigError', () => {
       'STORE_URL: must start with file:, memory:, mongodb://, mongodb+srv:// (got "redis://x")',
     ],
     ['BUS_URL', 'amqp://x', 'BUS_URL: must be memory:[name] or nats://host:port[,nats://…] (got "amqp://x")'],
+    ['BUS_STREAM_REPLICAS', '7', 'BUS_STREAM_REPLICAS: must be an integer from 1 to 5 (got "7")'],
     ['OUTBOUND_ALLOW_PRIVATE', 'yes', 'OUTBOUND_ALLOW_PRIVATE: must be 1, 0, true or false (got "yes")'],
     [
       'OUTBOUND_ALLOW_HOSTS',

@@ -134,7 +134,7 @@ describe('time cap', () => {
 });
 
 describe('FETCH_LIMITS', () => {
-  it('matches the table of security.md §1', () => {
+  it('matches the table of docs/security.md, outbound fetches', () => {
     const KiB = 1024;
     const MiB = 1024 * KiB;
     expect(FETCH_LIMITS).toEqual({

@@ -109,10 +109,10 @@ describe('Bearer authentication', () => {
     ['an unknown token', bearer('nope')],
     ['another scheme', { authorization: 'Basic dTpw' }],
     ['an empty bearer', { authorization: 'Bearer ' }],
-  ])('%s → 401 with WWW-Authenticate: Bearer', async (_case, headers) => {
+  ])('%s → 401 with WWW-Authenticate: Bearer realm="murmur"', async (_case, headers) => {
     const res = await send(app, { url: '/me', headers });
     expect(res.statusCode).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="murmur"');
     expect(res.json().error).toMatch(/token/);
   });
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { JobQueue, type Job, type JobQueueOptions } from '../../src/jobs/index.js';
 import type { Store } from '../../src/store/index.js';
+import { TestClock } from '../../src/testing/clock.js';
 
 export interface JobStoreHarness {
   /** A new connection to the test's database. */
@@ -83,6 +84,22 @@ export function defineJobQueueTests(makeHarness: () => JobStoreHarness): void {
     expect(done.finishedAt).toBeInstanceOf(Date);
     const kept = done.expiresAt!.getTime() - done.finishedAt!.getTime();
     expect(kept).toBe(7 * 24 * 60 * 60_000);
+  });
+
+  it('reads time from its clock: a job due in an hour runs once that clock has moved', async () => {
+    const clock = new TestClock(Date.now());
+    const q = await queue({ clock });
+    let runs = 0;
+    q.register('later', async () => {
+      runs++;
+    });
+    await q.start();
+    const job = await q.enqueue('later', {}, { runAt: new Date(clock.nowMs() + 3_600_000) });
+    expect(job.createdAt.getTime()).toBe(clock.nowMs());
+    await sleep(150);
+    expect(runs).toBe(0);
+    clock.advance(3_600_000);
+    await waitFor(() => runs === 1);
   });
 
   it('does not run a job before its runAt', async () => {

@@ -8,6 +8,7 @@ import { runServiceMain, startService, type ServiceDefinition } from '../../src/
 import { openStore } from '../../src/store/index.js';
 import { freePort } from '../../src/testing/ports.js';
 import { testLogger } from '../../src/testing/logger.js';
+import { TestClock } from '../../src/testing/clock.js';
 
 const configSchema = z.object({
   ...baseConfigShape,
@@ -119,6 +120,25 @@ describe('startService', () => {
     expect(running.port).toBe(port);
     expect(running.url).toBe(`http://127.0.0.1:${port}`);
     await running.stop();
+  });
+
+  it('passes the clock it is given to create(), the system clock otherwise', async () => {
+    const seen: number[] = [];
+    const clockDef = (): ServiceDefinition<Config> => ({
+      name: 'identity',
+      configSchema,
+      async create({ logger, clock }) {
+        seen.push(clock.nowMs());
+        return { app: await createHttpApp({ service: 'identity', logger, processMetrics: false }) };
+      },
+    });
+    const fixed = new TestClock(new Date('2030-01-01T00:00:00Z'));
+    const a = await startService(clockDef(), { env: env(), logger: testLogger(), port: 0, clock: fixed });
+    await a.stop();
+    const b = await startService(clockDef(), { env: env(), logger: testLogger(), port: 0 });
+    await b.stop();
+    expect(seen[0]).toBe(Date.parse('2030-01-01T00:00:00Z'));
+    expect(Math.abs(seen[1]! - Date.now())).toBeLessThan(60_000);
   });
 
   it('rejects a bad configuration with ConfigError', async () => {

@@ -1,4 +1,4 @@
-// The one HTML policy of security.md §8, as its checklist states it.
+// The one HTML policy of docs/security.md, HTML, as its checklist states it.
 import { describe, expect, test } from '@jest/globals';
 import { LINK_REL, sanitizeHtmlFragment } from '../../src/sanitize/index.js';
 

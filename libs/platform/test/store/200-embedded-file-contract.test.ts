@@ -12,10 +12,10 @@ describe('embedded adapter (file:)', () => {
     () => {
       const dir = mkdtemp(join(tmpdir(), 'murmur-store-'));
       return {
-        open: async () => openStore(`file:${await dir}`, { service: 'contract' }),
+        open: async () => openStore(`file:${await dir}`, { service: 'contract', ttlSweepIntervalMs: 100 }),
         dispose: async () => rm(await dir, { recursive: true, force: true }),
       };
     },
-    { persistent: true },
+    { persistent: true, ttlDeletedWithinMs: 1_000 },
   );
 });

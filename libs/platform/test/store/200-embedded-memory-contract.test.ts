@@ -10,8 +10,11 @@ describe('embedded adapter (memory:)', () => {
   defineStoreContract(
     () => {
       const url = `memory:contract-${process.pid}-${++n}`;
-      return { open: () => openStore(url, { service: 'contract' }), dispose: async () => undefined };
+      return {
+        open: () => openStore(url, { service: 'contract', ttlSweepIntervalMs: 100 }),
+        dispose: async () => undefined,
+      };
     },
-    { persistent: true },
+    { persistent: true, ttlDeletedWithinMs: 1_000 },
   );
 });

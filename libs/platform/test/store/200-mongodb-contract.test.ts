@@ -21,6 +21,7 @@ describeWithMongo(mongo, 'mongodb adapter', (url) => {
         },
       };
     },
-    { persistent: true },
+    // The TTL monitor runs every 60 s.
+    { persistent: true, ttlDeletedWithinMs: 130_000 },
   );
 });

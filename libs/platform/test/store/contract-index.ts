@@ -109,6 +109,109 @@ export function defineIndexTests(ctx: ContractContext, options: ContractOptions)
     expect(await c.countDocuments()).toBe(3);
   });
 
+  it(
+    'a document past its TTL is gone eventually (not necessarily at once); one not yet expired stays',
+    async () => {
+      const c = ctx.store.collection('codes');
+      await c.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+      await c.insertMany([
+        { _id: 'old', expiresAt: new Date(Date.now() - 1000) },
+        { _id: 'later', expiresAt: new Date(Date.now() + 3_600_000) },
+      ]);
+      const deadline = Date.now() + options.ttlDeletedWithinMs;
+      while ((await c.countDocuments({ _id: 'old' })) > 0) {
+        if (Date.now() > deadline)
+          throw new Error(`expired document still there after ${options.ttlDeletedWithinMs} ms`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await c.find({})).toEqual([{ _id: 'later', expiresAt: expect.any(Date) }]);
+    },
+    options.ttlDeletedWithinMs + 30_000,
+  );
+
+  it(
+    'createIndex with changed options (sparse added, TTL changed) replaces the index instead of failing',
+    async () => {
+      const c = ctx.store.collection('upgraded');
+      await c.createIndex({ handle: 1 }, { unique: true });
+      await c.createIndex({ seenAt: 1 }, { expireAfterSeconds: 3600 });
+      await c.insertMany([
+        { _id: 1, handle: 'ada', seenAt: new Date() },
+        { _id: 5, handle: 'bob', seenAt: new Date(Date.now() - 60_000) },
+      ]);
+      // The next release declares them differently: start-up must go on, with the new options in force.
+      await c.createIndex({ handle: 1 }, { unique: true, sparse: true });
+      await c.createIndex({ seenAt: 1 }, { expireAfterSeconds: 1 });
+      await c.createIndex({ handle: 1 }, { unique: true, sparse: true });
+      await c.insertMany([{ _id: 2 }, { _id: 3 }]);
+      await duplicate(c.insertOne({ _id: 4, handle: 'ada', seenAt: new Date() }));
+      const deadline = Date.now() + options.ttlDeletedWithinMs + 2000;
+      while ((await c.countDocuments({ _id: 1 })) > 0) {
+        if (Date.now() > deadline) throw new Error('the shortened TTL did not take effect');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await c.find({ seenAt: { $exists: false } }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual([
+        2, 3,
+      ]);
+    },
+    options.ttlDeletedWithinMs + 30_000,
+  );
+
+  it('queries an index can narrow return exactly what a scan of an unindexed twin returns', async () => {
+    const indexed = ctx.store.collection('narrowed');
+    const plain = ctx.store.collection('scanned');
+    await indexed.createIndex({ status: 1, type: 1, runAt: 1 });
+    await indexed.createIndex({ key: 1 }, { unique: true, sparse: true });
+    await indexed.createIndex({ tags: 1, n: -1 });
+    const t = (s: number) => new Date(1_700_000_000_000 + s * 1000);
+    const docs = [];
+    for (let i = 0; i < 60; i++) {
+      docs.push({
+        _id: i,
+        status: ['queued', 'running', 'done'][i % 3],
+        type: i % 4 === 0 ? 'mail' : 'fetch',
+        runAt: i % 7 === 0 ? [t(i), t(i + 100)] : t(i),
+        ...(i % 5 === 0 ? { key: `k${i}` } : i === 11 ? { key: null } : {}),
+        tags: i % 2 ? ['a', 'b'] : i % 9 === 0 ? [] : 'a',
+        n: i % 6 === 0 ? -0 : i % 10,
+      });
+    }
+    await indexed.insertMany(docs.map((d) => ({ ...d })));
+    await plain.insertMany(docs.map((d) => ({ ...d })));
+    const queries: [Record<string, unknown>, Record<string, unknown>?][] = [
+      [{ status: 'queued' }],
+      [
+        { status: 'queued', type: 'fetch', runAt: { $lte: t(30) } },
+        { sort: { runAt: 1 }, limit: 3 },
+      ],
+      [{ status: 'queued', type: 'fetch', runAt: { $gt: t(10), $lt: t(40) } }, { sort: { runAt: -1 } }],
+      [{ status: { $in: ['queued', 'done'] }, type: 'mail' }, { sort: { _id: 1 } }],
+      [
+        { status: 'done', type: 'fetch', runAt: { $gte: t(9) } },
+        { sort: { runAt: -1 }, skip: 1, limit: 2 },
+      ],
+      [{ status: 'running', runAt: { $lt: t(50) } }],
+      // Doc 21's runAt is [t(21), t(121)]: it sorts by t(21), outside the range.
+      [
+        { status: 'queued', type: 'fetch', runAt: { $gte: t(30) } },
+        { sort: { runAt: 1 }, limit: 2 },
+      ],
+      [{ key: 'k10' }],
+      [{ key: null }],
+      [{ key: { $in: ['k5', null] } }],
+      [{ tags: 'b', n: { $gte: 5 } }],
+      [{ tags: 'a', n: 0 }],
+      [{ tags: { $in: ['b'] } }, { sort: { n: -1, _id: 1 }, limit: 4 }],
+      [{ status: 'queued', type: 'fetch', runAt: { $lte: 'not a date' } }],
+    ];
+    for (const [filter, opts] of queries) {
+      const ids = async (c: typeof plain) => (await c.find(filter, opts)).map((d) => d._id);
+      const sorted = (a: unknown[]) => (opts?.sort ? a : [...a].sort());
+      expect({ filter, got: sorted(await ids(indexed)) }).toEqual({ filter, got: sorted(await ids(plain)) });
+      expect(await indexed.countDocuments(filter)).toBe(await plain.countDocuments(filter));
+    }
+  });
+
   describe('nextId', () => {
     it('hands out 1, 2, 3, … per counter name', async () => {
       expect(await nextId(ctx.store, 'posts')).toBe(1);

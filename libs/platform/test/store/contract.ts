@@ -24,6 +24,13 @@ export interface ContractContext {
 export interface ContractOptions {
   /** The harness can reopen the same data after close: run the persistence tests. */
   persistent: boolean;
+  /**
+   * How long a document past its TTL may still be stored. All the contract promises is "gone
+   * eventually": MongoDB's TTL monitor deletes within about 60 s of expiry, the embedded adapter
+   * sweeps at its `ttlSweepIntervalMs` (and hides expired documents at once, which code must not
+   * rely on).
+   */
+  ttlDeletedWithinMs: number;
 }
 
 export function defineStoreContract(makeHarness: () => StoreHarness, options: ContractOptions): void {

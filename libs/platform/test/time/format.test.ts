@@ -11,7 +11,7 @@ import {
 const instant = new Date('2026-11-21T08:30:00.123Z');
 const micros = 1_795_249_800_123_456n; // 2026-11-21T08:30:00.123456Z
 
-describe('output forms of formats.md §5', () => {
+describe('output forms of docs/api/conventions.md, Times', () => {
   it('reader: six fraction digits and Z, from a Date or from microseconds', () => {
     expect(formatReaderTime(instant)).toBe('2026-11-21T08:30:00.123000Z');
     expect(formatReaderTime(micros)).toBe('2026-11-21T08:30:00.123456Z');

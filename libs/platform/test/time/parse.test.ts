@@ -7,7 +7,7 @@ const iso = (text: string) => {
   return parsed === null ? null : new Date(parsed.ms).toISOString();
 };
 
-describe('parseTimestamp accepts the forms of formats.md §5', () => {
+describe('parseTimestamp accepts the forms of docs/api/conventions.md, Times', () => {
   it.each([
     ['2026-11-21', '2026-11-21T00:00:00.000Z'],
     ['2026-11-21T08:30', '2026-11-21T08:30:00.000Z'],

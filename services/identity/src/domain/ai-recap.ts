@@ -6,10 +6,7 @@ import type { IdentityContext } from './context.js';
 const REMEMBER_MS = 60_000;
 const ASK_TIMEOUT_MS = 500;
 
-export function createAiRecapProbe(
-  ctx: Pick<IdentityContext, 'bus' | 'logger'>,
-  now: () => number = Date.now,
-) {
+export function createAiRecapProbe(ctx: Pick<IdentityContext, 'bus' | 'logger'>, now: () => number) {
   let known: { usingAi: boolean; at: number } | undefined;
   return async function usingAi(): Promise<boolean> {
     if (known && now() - known.at < REMEMBER_MS) return known.usingAi;

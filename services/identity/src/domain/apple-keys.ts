@@ -23,7 +23,7 @@ export class AppleKeys {
 
   constructor(
     private readonly load: JwksLoader,
-    private readonly nowMs: () => number = Date.now,
+    private readonly nowMs: () => number,
   ) {}
 
   /** Key resolver for `jwtVerify`. */

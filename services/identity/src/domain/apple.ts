@@ -1,7 +1,10 @@
-// Sign in with Apple (identity.md "POST /account/apple"). The identity token is an RS256 JWT that
+// Sign in with Apple (docs/api/identity.md, "POST /account/apple"). The identity token is an RS256 JWT that
 // must verify against Apple's published keys; its `sub` then names the Apple account. Three outcomes:
 // linked → sign-in token; unknown without username → a sign-up token (useless at /account/verify, it
 // only tells the app to ask for a username); unknown with a free username → new account + sign-in token.
+// A new account gets an email address only when Apple vouches for it inside the signed token: an
+// address in the request body is anybody's word, and an account holding it would receive that
+// person's sign-in links (docs/security.md).
 import { errors as joseErrors, jwtVerify, type JSONWebKeySet } from 'jose';
 import {
   badRequest,
@@ -10,11 +13,12 @@ import {
   safeFetch,
   serviceUnavailable,
   unauthorized,
+  type BusHeaders,
 } from '@murmur/platform';
 import type { IdentityConfig } from '../config.js';
-import type { UserDoc } from '../store.js';
+import type { UserDoc } from '../store/index.js';
 import { AppleKeysUnavailableError } from './apple-keys.js';
-import type { BusHeaders, IdentityContext } from './context.js';
+import type { IdentityContext } from './context.js';
 import { parseEmail } from './emails.js';
 import { issueSigninToken } from './signin.js';
 import { normaliseUsername, usernameProblem } from './usernames.js';
@@ -25,7 +29,6 @@ export const APPLE_ISSUER = 'https://appleid.apple.com';
 export interface AppleSigninInput {
   identityToken: string;
   userId: string;
-  email?: string;
   fullName?: string;
   username?: string;
   appName?: string;
@@ -36,7 +39,7 @@ export interface AppleSigninResult {
   token: string;
 }
 
-/** Loads Apple's JWKS through the safe fetcher (security.md §1: 5 s, 64 KiB, 2 redirects). */
+/** Loads Apple's JWKS through the safe fetcher (docs/security.md: 5 s, 64 KiB, 2 redirects). */
 export function appleJwksLoader(config: IdentityConfig): () => Promise<JSONWebKeySet> {
   const allow = outboundPolicyFromConfig(config);
   return async () => {
@@ -55,22 +58,39 @@ export function appleJwksLoader(config: IdentityConfig): () => Promise<JSONWebKe
   };
 }
 
-/** The verified `sub`. Every failure of the token itself is a 401 naming what was wrong. */
+export interface AppleIdentity {
+  sub: string;
+  /** The token's `email`, only when the token also says Apple verified it. */
+  verifiedEmail: string | null;
+}
+
+/**
+ * Apple sends `email_verified` as a boolean in some tokens and as the string "true"/"false" in
+ * others; anything but those two spellings of true leaves the address unverified.
+ */
+export function verifiedEmailOf(claims: Record<string, unknown>): string | null {
+  const verified = claims.email_verified === true || claims.email_verified === 'true';
+  return verified && typeof claims.email === 'string' ? claims.email : null;
+}
+
+/** The verified identity. Every failure of the token itself is a 401 naming what was wrong. */
 export async function verifyAppleIdentityToken(
   ctx: IdentityContext,
   identityToken: string,
   userId: string,
-): Promise<string> {
+): Promise<AppleIdentity> {
   let sub: string | undefined;
+  let verifiedEmail: string | null = null;
   try {
     const { payload } = await jwtVerify(identityToken, ctx.appleKeys.resolve, {
       algorithms: ['RS256'],
       issuer: APPLE_ISSUER,
       audience: ctx.config.APPLE_CLIENT_IDS,
       requiredClaims: ['exp', 'sub'],
-      currentDate: ctx.now(),
+      currentDate: ctx.clock.now(),
     });
     sub = payload.sub;
+    verifiedEmail = verifiedEmailOf(payload);
   } catch (err) {
     if (err instanceof AppleKeysUnavailableError) {
       ctx.logger.warn({ err: err.cause }, 'Apple JWKS unavailable');
@@ -81,7 +101,7 @@ export async function verifyAppleIdentityToken(
     throw err;
   }
   if (sub !== userId) throw unauthorized('user_id does not match the identity_token.');
-  return sub;
+  return { sub, verifiedEmail };
 }
 
 export async function signInWithApple(
@@ -92,7 +112,7 @@ export async function signInWithApple(
   if (ctx.config.APPLE_CLIENT_IDS.length === 0) {
     throw badRequest('Sign in with Apple is not configured on this server (APPLE_CLIENT_IDS is empty).');
   }
-  const sub = await verifyAppleIdentityToken(ctx, input.identityToken, input.userId);
+  const { sub, verifiedEmail } = await verifyAppleIdentityToken(ctx, input.identityToken, input.userId);
   const appName = input.appName ?? null;
 
   const linked = await ctx.store.userByAppleSub(sub);
@@ -108,7 +128,7 @@ export async function signInWithApple(
   if (problem) throw badRequest(problem, 'username');
   const user = await createAppleUser(
     ctx,
-    { username, sub, email: input.email, fullName: input.fullName },
+    { username, sub, email: verifiedEmail, fullName: input.fullName },
     headers,
   );
   return signinFor(ctx, user, appName);
@@ -125,13 +145,13 @@ async function signinFor(
 
 async function createAppleUser(
   ctx: IdentityContext,
-  fields: { username: string; sub: string; email: string | undefined; fullName: string | undefined },
+  fields: { username: string; sub: string; email: string | null; fullName: string | undefined },
   headers: BusHeaders,
 ): Promise<UserDoc> {
   const fullName = fields.fullName?.trim() ?? '';
-  // The email is a courtesy Apple passes along once; a malformed one, or one another account
+  // The verified email is a courtesy Apple passes along; a malformed one, or one another account
   // already uses, is dropped rather than failing the sign-up (it would not link the accounts).
-  const parsed = fields.email === undefined ? null : parseEmail(fields.email);
+  const parsed = fields.email === null ? null : parseEmail(fields.email);
   const email = parsed !== null && !(await ctx.store.userByEmail(parsed)) ? parsed : undefined;
   const base = { username: fields.username, appleSub: fields.sub, name: fullName, fullName };
   try {

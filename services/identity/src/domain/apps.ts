@@ -1,33 +1,34 @@
 // Apps registered by the operator. A sign-in link only ever points at a redirect URL registered
 // here, so /account/signin cannot be used to mail people links to arbitrary sites.
-import { badRequest, DuplicateKeyError } from '@murmur/platform';
-import type { AppDoc } from '../store.js';
+import { badRequest, conflict, DuplicateKeyError, notFound } from '@murmur/platform';
+import { appView, type AppJson } from './app-json.js';
+import type { AppDoc } from '../store/index.js';
 import type { IdentityContext } from './context.js';
 
-export class AppNameTakenError extends Error {
-  constructor(appName: string) {
-    super(`app_name: "${appName}" is already registered`);
-    this.name = 'AppNameTakenError';
-  }
-}
+const nameTaken = (appName: string) => conflict(`app_name: "${appName}" is already registered`);
 
+/** Registers an app; its name is unique (409 when taken). */
 export async function registerApp(
   ctx: IdentityContext,
   appName: string,
   redirectUrl: string,
-): Promise<AppDoc> {
-  if (await ctx.store.appByName(appName)) throw new AppNameTakenError(appName);
-  const app: AppDoc = { _id: await ctx.store.nextAppId(), appName, redirectUrl, createdAt: ctx.now() };
+): Promise<AppJson> {
+  if (await ctx.store.appByName(appName)) throw nameTaken(appName);
+  const app: AppDoc = { _id: await ctx.store.nextAppId(), appName, redirectUrl, createdAt: ctx.clock.now() };
   try {
-    return await ctx.store.insertApp(app);
+    return appView(await ctx.store.insertApp(app));
   } catch (err) {
-    if (err instanceof DuplicateKeyError) throw new AppNameTakenError(appName);
+    if (err instanceof DuplicateKeyError) throw nameTaken(appName);
     throw err;
   }
 }
 
-export function appView(app: AppDoc) {
-  return { id: app._id, app_name: app.appName, redirect_url: app.redirectUrl };
+export async function listApps(ctx: IdentityContext): Promise<AppJson[]> {
+  return (await ctx.store.listApps()).map(appView);
+}
+
+export async function deleteApp(ctx: IdentityContext, id: number): Promise<void> {
+  if (!(await ctx.store.deleteApp(id))) throw notFound('No such app.');
 }
 
 export interface SigninTarget {

@@ -1,14 +1,22 @@
-// The IndieAuth authorization flow (identity.md "IndieAuth"): validate a request and keep it
+// The IndieAuth authorization flow (docs/indieauth.md, docs/api/identity.md): validate a request and keep it
 // server-side, turn the person's decision into a code, and redeem that code exactly once. Nothing
 // here trusts the browser after validation: approval reads client_id, redirect_uri, state, scope and
 // the PKCE challenge from the stored request, never from the form.
 import { createHash } from 'node:crypto';
 import { SCOPES } from '@murmur/contracts';
-import { badRequest, randomToken, sha256Hex, timingSafeEqualHex } from '@murmur/platform';
-import type { AuthCodeDoc, AuthRequestDoc, UserDoc } from '../store.js';
+import { badRequest, randomToken, sha256Hex, timingSafeEqualHex, type BusHeaders } from '@murmur/platform';
+import type { AuthCodeDoc, AuthRequestDoc, UserDoc } from '../store/index.js';
 import type { ClientInfo } from './client-info.js';
-import type { BusHeaders, IdentityContext } from './context.js';
-import { revokeTokensOfCode } from './indieauth-tokens.js';
+import type { IdentityContext } from './context.js';
+import {
+  identityJson,
+  serverMetadataJson,
+  tokenResponseJson,
+  type IdentityJson,
+  type ServerMetadataJson,
+  type TokenResponseJson,
+} from './indieauth-json.js';
+import { issueIndieAuthToken, revokeTokensOfCode } from './indieauth-tokens.js';
 import {
   isPublished,
   parseClientId,
@@ -79,7 +87,8 @@ export async function openAuthorizationRequest(
   if (!redirect.ok) return { kind: 'invalid', message: redirect.reason };
 
   const client = await ctx.clientInfo.load(clientId.url);
-  if (!sameOrigin(redirect.url, clientId.url) && !isPublished(params.redirect_uri!, client.redirectUris)) {
+  const published = isPublished(params.redirect_uri!, client.redirectUris);
+  if (!sameOrigin(redirect.url, clientId.url) && !published) {
     return {
       kind: 'invalid',
       message:
@@ -89,11 +98,23 @@ export async function openAuthorizationRequest(
   }
 
   const redirectUri = redirect.url.href;
+  // Errors go back to the client only when it is known to own the redirect_uri (it publishes it, or
+  // the operator registered it). Otherwise a crafted link would turn this server into an open
+  // redirector: the person sees the error page instead.
+  const verified = published || (await ctx.store.isRegisteredRedirect(params.redirect_uri!, redirectUri));
   const iss = issuer(ctx.config.PUBLIC_URL);
-  const refuse = (error: string, description: string): ScreenOutcome => ({
-    kind: 'redirect',
-    location: withParams(redirectUri, { error, error_description: description, state: params.state, iss }),
-  });
+  const refuse = (error: string, description: string): ScreenOutcome =>
+    verified
+      ? {
+          kind: 'redirect',
+          location: withParams(redirectUri, {
+            error,
+            error_description: description,
+            state: params.state,
+            iss,
+          }),
+        }
+      : { kind: 'invalid', message: description };
   const responseType = params.response_type ?? 'code';
   if (responseType !== 'code' && responseType !== 'id') {
     return refuse('unsupported_response_type', 'response_type must be code (or id).');
@@ -105,10 +126,15 @@ export async function openAuthorizationRequest(
     if (challenge === undefined || !PKCE_CHALLENGE.test(challenge)) {
       return refuse('invalid_request', 'code_challenge must be 43 base64url characters.');
     }
+  } else if (ctx.config.INDIEAUTH_REQUIRE_PKCE) {
+    return refuse(
+      'invalid_request',
+      'This server requires PKCE: send code_challenge and code_challenge_method=S256.',
+    );
   }
 
   const requestId = randomToken();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const request: AuthRequestDoc = {
     _id: sha256Hex(requestId),
     clientId: clientId.url.href,
@@ -138,7 +164,7 @@ function screenPath(params: AuthorizationParams): string {
 }
 
 export function pendingRequest(ctx: IdentityContext, requestId: string): Promise<AuthRequestDoc | null> {
-  return ctx.store.liveAuthRequest(sha256Hex(requestId), ctx.now());
+  return ctx.store.liveAuthRequest(sha256Hex(requestId), ctx.clock.now());
 }
 
 /** The scopes a request will grant: the ticked ones it asked for (all when none were sent), plus reader access. */
@@ -168,7 +194,7 @@ export async function decideAuthorization(
     return withParams(request.redirectUri, { error: 'access_denied', state, iss });
   }
   const code = randomToken();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   await ctx.store.insertAuthCode({
     _id: sha256Hex(code),
     userId: user._id,
@@ -206,7 +232,7 @@ export async function redeemCode(
   headers: BusHeaders,
 ): Promise<{ code: AuthCodeDoc; user: UserDoc }> {
   const hash = sha256Hex(input.code);
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const code = await ctx.store.claimAuthCode(hash, now);
   if (!code) {
     const replayed = await ctx.store.markAuthCodeReplayed(hash, now);
@@ -240,4 +266,33 @@ function checkVerifier(challenge: string | null, verifier: string | undefined): 
   if (!timingSafeEqualHex(sha256Hex(computed), sha256Hex(challenge))) {
     throw invalidGrant('code_verifier does not match the code_challenge.');
   }
+}
+
+/** `POST /indieauth/token`: a code with scopes becomes an access token; one without proves identity only. */
+export async function redeemForToken(
+  ctx: IdentityContext,
+  input: Redemption,
+  headers: BusHeaders,
+): Promise<TokenResponseJson> {
+  const { code, user } = await redeemCode(ctx, input, headers);
+  // A code approved without any scope proves who the person is and grants nothing else.
+  if (code.scopes.length === 0) return tokenResponseJson(user, ctx.config.PUBLIC_URL, null);
+  const accessToken = await issueIndieAuthToken(ctx, code);
+  return tokenResponseJson(user, ctx.config.PUBLIC_URL, { accessToken, scopes: code.scopes });
+}
+
+/** `POST /indieauth/auth`: the code proves who the person is; never an access token. */
+export async function redeemForIdentity(
+  ctx: IdentityContext,
+  input: Redemption,
+  headers: BusHeaders,
+): Promise<IdentityJson> {
+  const { user } = await redeemCode(ctx, input, headers);
+  return identityJson(user, ctx.config.PUBLIC_URL);
+}
+
+export function serverMetadata(ctx: IdentityContext): ServerMetadataJson {
+  return serverMetadataJson(ctx.config.PUBLIC_URL, issuer(ctx.config.PUBLIC_URL), SCREEN_PATH, {
+    requirePkce: ctx.config.INDIEAUTH_REQUIRE_PKCE,
+  });
 }

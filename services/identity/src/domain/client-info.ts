@@ -1,9 +1,9 @@
 // What a client says about itself at its client_id URL (IndieAuth "Client Information Discovery"):
 // a JSON client metadata document, or an HTML page with an h-app and rel=redirect_uri links, plus
 // `Link: <…>; rel="redirect_uri"` headers. Fetched through the safe fetcher with the client_id
-// budget (security.md §1) and remembered for a day, so a busy screen does not hammer the client.
+// budget (docs/security.md) and remembered for a day, so a busy screen does not hammer the client.
 import { mf2 } from 'microformats-parser';
-import { FETCH_LIMITS, FetchError, type Logger, type SafeFetcher } from '@murmur/platform';
+import { FETCH_LIMITS, FetchError, type Clock, type Logger, type SafeFetcher } from '@murmur/platform';
 import { isLoopbackHost, sameUrl } from './indieauth-urls.js';
 
 export interface ClientInfo {
@@ -25,7 +25,7 @@ const MAX_NAME_LENGTH = 100;
 export interface ClientInfoLoaderOptions {
   fetcher: SafeFetcher;
   logger: Logger;
-  now: () => Date;
+  clock: Clock;
 }
 
 export class ClientInfoLoader {
@@ -37,7 +37,7 @@ export class ClientInfoLoader {
   async load(clientId: URL): Promise<ClientInfo> {
     if (isLoopbackHost(clientId.hostname)) return NOTHING;
     const key = clientId.href;
-    const now = this.options.now().getTime();
+    const now = this.options.clock.nowMs();
     const hit = this.cache.get(key);
     if (hit && hit.expiresAt > now) return hit.info;
     const { info, ok } = await this.fetchInfo(clientId);
@@ -52,6 +52,12 @@ export class ClientInfoLoader {
         accept: 'application/json, text/html;q=0.9, */*;q=0.1',
       });
       if (res.status < 200 || res.status > 299) return { info: NOTHING, ok: false };
+      // What another origin says cannot speak for this client_id: whoever controls a redirect there
+      // (an open redirect on the client's site, say) would otherwise publish redirect URLs for it.
+      if (new URL(res.url).origin !== clientId.origin) {
+        this.options.logger.info({ clientId: clientId.href }, 'client_id page redirected to another origin');
+        return { info: NOTHING, ok: true };
+      }
       return {
         info: parseClientPage(clientId.href, res.url, res.headers, res.body.toString('utf8')),
         ok: true,

@@ -1,10 +1,11 @@
 // What the domain functions work with. Built once per service instance (index.ts).
-import type { Bus, JobQueue, Logger } from '@murmur/platform';
+import type { Bus, Clock, JobQueue, Logger } from '@murmur/platform';
 import type { IdentityConfig } from '../config.js';
-import type { IdentityStore } from '../store.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { IdentityStore } from '../store/index.js';
 import type { AppleKeys } from './apple-keys.js';
 import type { ClientInfoLoader } from './client-info.js';
-import type { AccountLimits } from './limits.js';
+import type { IdentityLimits } from './limits.js';
 
 export interface IdentityContext {
   config: IdentityConfig;
@@ -12,7 +13,9 @@ export interface IdentityContext {
   bus: Bus;
   jobs: JobQueue;
   logger: Logger;
-  limits: AccountLimits;
+  /** Sign-in mail and the mail other services relay through identity. */
+  mailer: Mailer;
+  limits: IdentityLimits;
   appleKeys: AppleKeys;
   /** What IndieAuth clients publish at their client_id (cached). */
   clientInfo: ClientInfoLoader;
@@ -20,9 +23,9 @@ export interface IdentityContext {
   csrfSecret: string;
   /** Whether the reader's recaps use the operator's AI summariser (`is_using_ai`). */
   usingAi: () => Promise<boolean>;
-  /** The clock every lifetime (sign-in tokens, sessions, Apple `exp`, rate windows) is measured against. */
-  now: () => Date;
+  /**
+   * The process clock (the platform's ServiceContext.clock): every lifetime (sign-in tokens, sessions,
+   * codes, Apple `exp`) and rate window is measured against it, so a test's TestClock moves them all.
+   */
+  clock: Clock;
 }
-
-/** Headers to carry on bus messages, so the request id travels with them. */
-export type BusHeaders = Record<string, string>;

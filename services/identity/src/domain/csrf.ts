@@ -1,10 +1,10 @@
-// CSRF tokens of the browser forms (security.md §2): an HMAC of the session id and the form's
+// CSRF tokens of the browser forms (docs/security.md): an HMAC of the session id and the form's
 // purpose, under a server secret. Nothing is stored per form; a token is only good for the session
 // (and the form) it was made for. The secret is made on first start and kept in identity's store, so
 // every replica computes the same tokens without any configuration.
 import { createHmac } from 'node:crypto';
 import { randomToken, sha256Hex, timingSafeEqualHex } from '@murmur/platform';
-import type { IdentityStore } from '../store.js';
+import type { IdentityStore } from '../store/index.js';
 
 const SECRET_NAME = 'csrf';
 

@@ -1,4 +1,4 @@
-// Email addresses: security.md §6. We never deliver to anything that could smuggle SMTP or header
+// Email addresses we accept (docs/security.md). We never deliver to anything that could smuggle SMTP or header
 // syntax (whitespace, control characters, angle brackets, commas), even though RFC 5321 allows more.
 const EMAIL_PATTERN = /^[^\s@<>,;"()\\[\]\p{Cc}]+@[^\s@<>,;"()\\[\]\p{Cc}]+$/u;
 

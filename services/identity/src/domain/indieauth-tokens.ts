@@ -2,9 +2,15 @@
 // SHA-256 only. Revocation is announced on the bus like app tokens', so every service's cache drops
 // the token at once. `activeToken` answers for both kinds: every check of a Bearer token goes through it.
 import { identity, SCOPES } from '@murmur/contracts';
-import { badRequest, randomToken, sha256Hex } from '@murmur/platform';
-import type { AuthCodeDoc, UserDoc } from '../store.js';
-import type { BusHeaders, IdentityContext } from './context.js';
+import { badRequest, randomToken, sha256Hex, unauthorized, type BusHeaders } from '@murmur/platform';
+import type { AuthCodeDoc, UserDoc } from '../store/index.js';
+import type { IdentityContext } from './context.js';
+import {
+  introspectionJson,
+  tokenInfoJson,
+  type IntrospectionJson,
+  type TokenInfoJson,
+} from './indieauth-json.js';
 import { activeAppToken, recordTokenUse, revokeAppToken } from './tokens.js';
 
 export interface ActiveToken {
@@ -27,7 +33,7 @@ export async function issueIndieAuthToken(ctx: IdentityContext, code: AuthCodeDo
     clientId: code.clientId,
     scopes: code.scopes,
     codeHash: code._id,
-    createdAt: ctx.now(),
+    createdAt: ctx.clock.now(),
     revokedAt: null,
   });
   const after = await ctx.store.recordCodeToken(code._id, hash);
@@ -73,7 +79,7 @@ export async function revokeIndieAuthToken(
   hash: string,
   headers: BusHeaders,
 ): Promise<boolean> {
-  const revoked = await ctx.store.revokeIndieAuthToken(hash, ctx.now());
+  const revoked = await ctx.store.revokeIndieAuthToken(hash, ctx.clock.now());
   if (!revoked) return false;
   await ctx.bus.publish(identity.tokenRevoked, { tokenHash: hash, userId: revoked.userId }, { headers });
   ctx.logger.info({ userId: revoked.userId, clientId: revoked.clientId }, 'indieauth token revoked');
@@ -104,7 +110,22 @@ export async function revokeTokensOfCode(
   }
 }
 
-/** The scope string of a token response: granted words, space-separated. */
-export function scopeString(scopes: readonly string[]): string {
-  return scopes.join(' ');
+/** `GET /indieauth/token`: what a resource server learns about a Bearer token. */
+export async function describeToken(ctx: IdentityContext, token: string | undefined): Promise<TokenInfoJson> {
+  if (token === undefined) throw unauthorized('A Bearer token is required.', 'invalid_token');
+  const active = await activeToken(ctx, token);
+  if (!active) throw unauthorized('The token is not valid.', 'invalid_token');
+  return tokenInfoJson(active, ctx.config.PUBLIC_URL);
+}
+
+/** Introspection: only holders of a live token of this service may ask, so it is no oracle for strangers. */
+export async function introspectToken(
+  ctx: IdentityContext,
+  caller: string | undefined,
+  token: string,
+): Promise<IntrospectionJson> {
+  if (caller === undefined || !(await activeToken(ctx, caller))) {
+    throw unauthorized('Introspection needs a valid Bearer token.', 'invalid_token');
+  }
+  return introspectionJson(await activeToken(ctx, token), ctx.config.PUBLIC_URL);
 }

@@ -1,4 +1,4 @@
-// The URL rules of IndieAuth (identity.md "GET /indieauth/auth"): what a client_id may look like,
+// The URL rules of IndieAuth (docs/indieauth.md, docs/api/identity.md "GET /indieauth/auth"): what a client_id may look like,
 // what a redirect_uri may look like, and when a redirect_uri needs no published list. Pure functions.
 
 export const MAX_URL_LENGTH = 2048;

@@ -1,67 +1,65 @@
-// Rate limits of security.md §5 for the account and IndieAuth endpoints. Store-backed, so every replica counts
-// against the same allowance. Sliding windows, so a burst across a window boundary still counts as
-// one burst. Emails are counted under their hash: the counters need no addresses.
-import {
-  createStoreRateLimiter,
-  sha256Hex,
-  tooManyRequests,
-  type Store,
-  type StoreRateLimiter,
-} from '@murmur/platform';
+// Rate limits of the account and IndieAuth endpoints (docs/security.md), each keyed on what it
+// protects: a mailbox under the hash of its address (the counters need no addresses), everything
+// else per client address. Store-backed through the platform's limits, so every replica counts
+// against the same allowance; sliding windows, so a burst across a window boundary still counts as
+// one burst. The names are the counters' names in the store: they stay as they were deployed.
+import { createLimits, sha256Hex, type Clock, type Limits, type Store } from '@murmur/platform';
 import type { IdentityConfig } from '../config.js';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 
-export interface AccountLimits {
-  signinPerEmail: StoreRateLimiter;
-  signinPerIp: StoreRateLimiter;
-  verifyPerIp: StoreRateLimiter;
-  applePerIp: StoreRateLimiter;
-  webSigninPerIp: StoreRateLimiter;
+export type LimitName =
+  | 'signin-email'
+  | 'signin-ip'
+  | 'verify-ip'
+  | 'apple-ip'
+  /** Opening an emailed web sign-in link and confirming it: one allowance. */
+  | 'signin-web-ip'
   /** The IndieAuth screens: authorization, approve, sign-in form. */
-  indieAuthScreenPerIp: StoreRateLimiter;
+  | 'indieauth-screen-ip'
   /** IndieAuth code redemption and revocation. */
-  indieAuthRedeemPerIp: StoreRateLimiter;
-}
+  | 'indieauth-redeem-ip';
 
-export function createAccountLimits(store: Store, config: IdentityConfig, now: () => Date): AccountLimits {
-  const clock = () => now().getTime();
-  const perMinute = (name: string, max = config.ACCOUNT_LIMIT_PER_IP_PER_MINUTE) =>
-    createStoreRateLimiter(store, {
-      name,
-      max,
-      windowMs: MINUTE_MS,
-      mode: 'sliding',
-      now: clock,
-    });
-  return {
-    signinPerEmail: createStoreRateLimiter(store, {
-      name: 'signin-email',
+export type IdentityLimits = Limits<LimitName>;
+
+export function createIdentityLimits(store: Store, clock: Clock, config: IdentityConfig): IdentityLimits {
+  const perMinute = (max = config.ACCOUNT_LIMIT_PER_IP_PER_MINUTE) =>
+    ({ max, windowMs: MINUTE_MS, mode: 'sliding' }) as const;
+  return createLimits<LimitName>(store, clock, {
+    'signin-email': {
       max: config.SIGNIN_LIMIT_PER_EMAIL_PER_HOUR,
       windowMs: HOUR_MS,
       mode: 'sliding',
-      now: clock,
-    }),
-    signinPerIp: createStoreRateLimiter(store, {
-      name: 'signin-ip',
+      message: 'Too many sign-in requests for this email address. Try again later.',
+    },
+    'signin-ip': {
       max: config.SIGNIN_LIMIT_PER_IP_PER_HOUR,
       windowMs: HOUR_MS,
       mode: 'sliding',
-      now: clock,
-    }),
-    verifyPerIp: perMinute('verify-ip'),
-    applePerIp: perMinute('apple-ip'),
-    webSigninPerIp: perMinute('signin-web-ip'),
-    indieAuthScreenPerIp: perMinute('indieauth-screen-ip', config.INDIEAUTH_SCREEN_LIMIT_PER_IP_PER_MINUTE),
-    indieAuthRedeemPerIp: perMinute('indieauth-redeem-ip', config.INDIEAUTH_REDEEM_LIMIT_PER_IP_PER_MINUTE),
-  };
+      message: 'Too many sign-in requests from this address. Try again later.',
+    },
+    'verify-ip': { ...perMinute(), message: 'Too many verification attempts. Try again later.' },
+    'apple-ip': { ...perMinute(), message: 'Too many sign-in attempts. Try again later.' },
+    'signin-web-ip': { ...perMinute(), message: 'Too many sign-in attempts. Try again later.' },
+    'indieauth-screen-ip': {
+      ...perMinute(config.INDIEAUTH_SCREEN_LIMIT_PER_IP_PER_MINUTE),
+      message: 'Too many requests from your network. Wait a minute and try again.',
+    },
+    'indieauth-redeem-ip': {
+      ...perMinute(config.INDIEAUTH_REDEEM_LIMIT_PER_IP_PER_MINUTE),
+      message: 'Too many requests. Try again in a minute.',
+    },
+  });
 }
 
-/** Counts one hit; over the allowance → 429 with Retry-After. */
-export async function enforceLimit(limiter: StoreRateLimiter, key: string, message: string): Promise<void> {
-  const result = await limiter.hit(key);
-  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds, message);
+/**
+ * One request for a sign-in email: counted per client address and per address asked for, whichever
+ * form it came from (/account/signin or the IndieAuth screen), since both protect the same mailboxes.
+ */
+export async function enforceSigninLimits(limits: IdentityLimits, ip: string, email: string): Promise<void> {
+  await limits.enforce('signin-ip', ip);
+  await limits.enforce('signin-email', emailLimitKey(email));
 }
 
 export function emailLimitKey(email: string): string {

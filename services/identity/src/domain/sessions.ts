@@ -1,12 +1,12 @@
 // Browser sessions created by /account/signin/web. The cookie carries a random id; the store keeps
 // only its hash. The IndieAuth consent screen reads the same sessions.
 import { randomToken, sha256Hex } from '@murmur/platform';
-import type { UserDoc } from '../store.js';
+import type { UserDoc } from '../store/index.js';
 import type { IdentityContext } from './context.js';
 
 export const SESSION_COOKIE = 'murmur_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-/** The service's home page: where a web sign-in lands when `return_to` is absent or not same-origin (identity.md). */
+/** The service's home page: where a web sign-in lands when `return_to` is absent or not same-origin. */
 export const SIGNED_IN_PATH = '/';
 
 export async function startWebSession(
@@ -14,7 +14,7 @@ export async function startWebSession(
   userId: number,
 ): Promise<{ sessionId: string; expiresAt: Date }> {
   const sessionId = randomToken();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   await ctx.store.insertWebSession({ _id: sha256Hex(sessionId), userId, createdAt: now, expiresAt });
   return { sessionId, expiresAt };
@@ -25,7 +25,7 @@ export async function webSessionUser(
   sessionId: string | undefined,
 ): Promise<UserDoc | null> {
   if (!sessionId) return null;
-  const session = await ctx.store.liveWebSession(sha256Hex(sessionId), ctx.now());
+  const session = await ctx.store.liveWebSession(sha256Hex(sessionId), ctx.clock.now());
   return session ? ctx.store.userById(session.userId) : null;
 }
 

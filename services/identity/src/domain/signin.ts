@@ -1,51 +1,51 @@
-// Emailed sign-in (identity.md "Account sign-in"): a sign-in token is mailed as a link, exchanged
+// Emailed sign-in (docs/api/identity.md, "Signing in by email"): a sign-in token is mailed as a link, exchanged
 // once at /account/verify for an app token. The request only enqueues a job; the token is created
 // inside the job, so the raw token never sits in the store (the job payload holds ids only) and the
 // HTTP answer does not depend on SMTP.
-import { z } from 'zod';
-import { randomToken, sha256Hex, unauthorized } from '@murmur/platform';
-import type { Mailer } from '../mail/mailer.js';
+import { enqueueJob, randomToken, sha256Hex, unauthorized } from '@murmur/platform';
+import { signinEmailSendJob, type SigninEmailJob } from '../jobs/signin-email-send.js';
 import { signinEmail } from '../mail/signin-email.js';
-import type { SigninPurpose, UserDoc } from '../store.js';
+import type { SigninPurpose, UserDoc } from '../store/index.js';
+import { accountObject, type AccountWithTokenJson } from './account-json.js';
 import type { SigninTarget } from './apps.js';
 import type { IdentityContext } from './context.js';
+import { enforceSigninLimits } from './limits.js';
 import { activeAppToken, issueAppToken, recordTokenUse } from './tokens.js';
-
-export const SIGNIN_MAIL_JOB = 'signin.mail';
-
-const signinMailJobSchema = z.object({
-  userId: z.number().int().positive(),
-  appName: z.string().nullable(),
-  redirectUrl: z.string().nullable(),
-  isMobile: z.boolean(),
-  /** A same-origin path the web sign-in returns to (the IndieAuth screen); absent in older jobs. */
-  returnTo: z.string().nullable().optional(),
-});
-export type SigninMailJob = z.infer<typeof signinMailJobSchema>;
 
 export const INVALID_TOKEN_MESSAGE = 'Token is not valid.';
 
-/** Answers the same way whether or not the address has an account: only the mail differs. */
-export async function requestSigninEmail(
-  ctx: IdentityContext,
-  email: string,
-  target: SigninTarget,
-  isMobile: boolean,
-  returnTo: string | null = null,
-): Promise<void> {
-  const user = await ctx.store.userByEmail(email);
-  if (!user) return;
-  const job: SigninMailJob = { userId: user._id, ...target, isMobile, returnTo };
-  await ctx.jobs.enqueue(SIGNIN_MAIL_JOB, job);
+export interface SigninRequest {
+  email: string;
+  /** The client address asking: the per-IP allowance is counted on it. */
+  ip: string;
+  target: SigninTarget;
+  isMobile: boolean;
+  /** A same-origin path the web sign-in returns to (the IndieAuth screen). */
+  returnTo?: string | null;
 }
 
-export async function sendSigninEmail(ctx: IdentityContext, mailer: Mailer, payload: unknown): Promise<void> {
-  const job = signinMailJobSchema.parse(payload);
+/**
+ * Counts the request against the sign-in allowances (429 beyond them), then answers the same way
+ * whether or not the address has an account: only the mail differs.
+ */
+export async function requestSigninEmail(ctx: IdentityContext, request: SigninRequest): Promise<void> {
+  await enforceSigninLimits(ctx.limits, request.ip, request.email);
+  const user = await ctx.store.userByEmail(request.email);
+  if (!user) return;
+  await enqueueJob(ctx.jobs, signinEmailSendJob, {
+    userId: user._id,
+    ...request.target,
+    isMobile: request.isMobile,
+    returnTo: request.returnTo ?? null,
+  });
+}
+
+export async function sendSigninEmail(ctx: IdentityContext, job: SigninEmailJob): Promise<void> {
   const user = await ctx.store.userById(job.userId);
   if (!user?.email) return;
   const token = await issueSigninToken(ctx, { purpose: 'signin', userId: user._id, appName: job.appName });
   const link = signinLink(ctx.config.PUBLIC_URL, job.redirectUrl, token, job.returnTo ?? null);
-  const messageId = await mailer.send(
+  const messageId = await ctx.mailer.send(
     signinEmail(user.email, link, job.isMobile, ctx.config.SIGNIN_TOKEN_TTL_MINUTES),
   );
   ctx.logger.info({ userId: user._id, mobile: job.isMobile, messageId }, 'sign-in email sent');
@@ -76,7 +76,7 @@ export async function issueSigninToken(
   fields: { purpose: SigninPurpose; userId?: number; appName?: string | null; appleSub?: string },
 ): Promise<string> {
   const token = randomToken();
-  const now = ctx.now();
+  const now = ctx.clock.now();
   await ctx.store.insertSigninToken({
     _id: sha256Hex(token),
     purpose: fields.purpose,
@@ -95,7 +95,7 @@ export async function consumeSigninToken(
   ctx: IdentityContext,
   token: string,
 ): Promise<{ user: UserDoc; appName: string | null } | null> {
-  const signin = await ctx.store.consumeSigninToken(sha256Hex(token), 'signin', ctx.now());
+  const signin = await ctx.store.consumeSigninToken(sha256Hex(token), 'signin', ctx.clock.now());
   if (!signin || signin.userId === null) return null;
   const user = await ctx.store.userById(signin.userId);
   return user ? { user, appName: signin.appName } : null;
@@ -105,10 +105,12 @@ export async function consumeSigninToken(
  * /account/verify: a sign-in token becomes a new app token (labelled with its app, else `web`);
  * an app token is answered with itself. Anything else — unknown, used, expired, revoked, a sign-up token — is 401.
  */
-export async function exchangeToken(
-  ctx: IdentityContext,
-  token: string,
-): Promise<{ user: UserDoc; token: string }> {
+export async function exchangeToken(ctx: IdentityContext, token: string): Promise<AccountWithTokenJson> {
+  const { user, token: appToken } = await appTokenFor(ctx, token);
+  return { token: appToken, ...accountObject(user, ctx.config.PUBLIC_URL, await ctx.usingAi()) };
+}
+
+async function appTokenFor(ctx: IdentityContext, token: string): Promise<{ user: UserDoc; token: string }> {
   const signin = await consumeSigninToken(ctx, token);
   if (signin) {
     const issued = await issueAppToken(ctx, signin.user._id, signin.appName ?? 'web');

@@ -1,17 +1,12 @@
-// Identity's copy of each user's default site (DESIGN.md §3: publishing owns sites, others keep copies
-// fed by events). It gives the account object `default_site`/`has_site` and IndieAuth its `me`.
-import { publishing } from '@murmur/contracts';
-import type { Subscription } from '@murmur/platform';
+// Identity's copy of each user's default site: publishing owns sites, other services keep copies fed
+// by its events (docs/architecture.md). The copy gives the account object `default_site`/`has_site`
+// and IndieAuth its `me`.
+import type { publishing } from '@murmur/contracts';
 import type { IdentityContext } from './context.js';
 
-export async function followDefaultSites(ctx: IdentityContext): Promise<Subscription[]> {
-  const remember = async ({ data: { site } }: { data: { site: publishing.Site } }) => {
-    if (!site.isDefault) return;
-    const url = site.url.endsWith('/') ? site.url : `${site.url}/`;
-    await ctx.store.setDefaultSite(site.userId, { siteId: site.id, host: site.host, url });
-  };
-  return Promise.all([
-    ctx.bus.subscribe(publishing.siteCreated, { durable: 'identity-default-sites' }, remember),
-    ctx.bus.subscribe(publishing.siteUpdated, { durable: 'identity-default-sites' }, remember),
-  ]);
+/** Events may arrive twice or out of order; writing the same copy again changes nothing. */
+export async function rememberDefaultSite(ctx: IdentityContext, site: publishing.Site): Promise<void> {
+  if (!site.isDefault) return;
+  const url = site.url.endsWith('/') ? site.url : `${site.url}/`;
+  await ctx.store.setDefaultSite(site.userId, { siteId: site.id, host: site.host, url });
 }

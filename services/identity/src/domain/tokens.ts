@@ -1,9 +1,9 @@
 // App tokens: long-lived, full user rights, shown once, stored as SHA-256 only. Revocation is
 // announced so every service's verification cache drops the token at once.
 import { identity } from '@murmur/contracts';
-import { formatOffsetTime, randomToken, sha256Hex } from '@murmur/platform';
-import type { AppTokenDoc, UserDoc } from '../store.js';
-import type { BusHeaders, IdentityContext } from './context.js';
+import { randomToken, sha256Hex, type BusHeaders } from '@murmur/platform';
+import type { AppTokenDoc, UserDoc } from '../store/index.js';
+import type { IdentityContext } from './context.js';
 
 /** `lastUsedAt` is informative; writing it on every request would turn reads into writes. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -26,7 +26,7 @@ export async function issueAppToken(
     userId,
     label,
     kind: 'app',
-    createdAt: ctx.now(),
+    createdAt: ctx.clock.now(),
     lastUsedAt: null,
     revokedAt: null,
   };
@@ -46,7 +46,7 @@ export async function activeAppToken(
 }
 
 export async function recordTokenUse(ctx: IdentityContext, doc: AppTokenDoc): Promise<void> {
-  await ctx.store.touchAppToken(doc._id, ctx.now(), TOUCH_INTERVAL_MS);
+  await ctx.store.touchAppToken(doc._id, ctx.clock.now(), TOUCH_INTERVAL_MS);
 }
 
 /** Revokes by id or by raw token. Revoking twice is harmless: the event goes out once. */
@@ -56,8 +56,8 @@ export async function revokeAppToken(
   headers: BusHeaders,
 ): Promise<'revoked' | 'already-revoked' | 'unknown'> {
   const filter = 'id' in which ? { _id: which.id } : { hash: sha256Hex(which.token) };
-  const revoked = await ctx.store.revokeAppToken(filter, ctx.now());
-  if (!revoked) return (await ctx.store.appTokens.findOne(filter)) ? 'already-revoked' : 'unknown';
+  const revoked = await ctx.store.revokeAppToken(filter, ctx.clock.now());
+  if (!revoked) return (await ctx.store.appTokenExists(filter)) ? 'already-revoked' : 'unknown';
   await ctx.bus.publish(
     identity.tokenRevoked,
     { tokenHash: revoked.hash, userId: revoked.userId },
@@ -65,16 +65,4 @@ export async function revokeAppToken(
   );
   ctx.logger.info({ tokenId: revoked._id, userId: revoked.userId }, 'app token revoked');
   return 'revoked';
-}
-
-/** What the operator sees of a token: never the token, nor its hash. */
-export function tokenView(doc: AppTokenDoc) {
-  return {
-    id: doc._id,
-    label: doc.label,
-    kind: doc.kind,
-    created_at: formatOffsetTime(doc.createdAt),
-    last_used_at: doc.lastUsedAt ? formatOffsetTime(doc.lastUsedAt) : null,
-    revoked_at: doc.revokedAt ? formatOffsetTime(doc.revokedAt) : null,
-  };
 }

@@ -1,4 +1,4 @@
-// Usernames: the identity.md rule. They become URL path segments (`/feeds/{username}.json`,
+// Usernames (docs/api/identity.md, "Usernames"). They become URL path segments (`/feeds/{username}.json`,
 // `{base_url}/{username}/`), so words that already name a path are reserved.
 const USERNAME_PATTERN = /^[a-z][a-z0-9_]{0,29}$/;
 

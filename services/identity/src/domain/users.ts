@@ -1,10 +1,10 @@
 // Creating accounts and changing profiles. Every creation, whatever the path (operator, Apple),
 // announces itself with `evt.identity.user.created` so other services can set up their side.
 import { identity } from '@murmur/contracts';
-import { DuplicateKeyError } from '@murmur/platform';
-import type { ProfileFields, UserDoc } from '../store.js';
-import { publicUser } from './account.js';
-import type { BusHeaders, IdentityContext } from './context.js';
+import { DuplicateKeyError, unauthorized, type BusHeaders } from '@murmur/platform';
+import type { ProfileFields, UserDoc } from '../store/index.js';
+import { accountObject, publicUser, type AccountJson } from './account-json.js';
+import type { IdentityContext } from './context.js';
 import { emailKey } from './emails.js';
 
 export interface NewUser {
@@ -48,7 +48,7 @@ export async function createUser(
 ): Promise<UserDoc> {
   const taken = await takenField(ctx, input);
   if (taken) throw new AccountTakenError(taken, input.username);
-  const now = ctx.now();
+  const now = ctx.clock.now();
   const user: UserDoc = {
     _id: await ctx.store.nextUserId(),
     username: input.username,
@@ -86,7 +86,7 @@ export async function updateProfile(
   fields: ProfileFields,
   headers: BusHeaders,
 ): Promise<UserDoc | null> {
-  const user = await ctx.store.updateProfile(userId, fields, ctx.now());
+  const user = await ctx.store.updateProfile(userId, fields, ctx.clock.now());
   if (user) {
     await ctx.bus.publish(
       identity.userUpdated,
@@ -95,4 +95,11 @@ export async function updateProfile(
     );
   }
   return user;
+}
+
+/** The account object of a signed-in user (the token's owner is gone → 401, as for a bad token). */
+export async function currentAccount(ctx: IdentityContext, userId: number): Promise<AccountJson> {
+  const user = await ctx.store.userById(userId);
+  if (!user) throw unauthorized();
+  return accountObject(user, ctx.config.PUBLIC_URL, await ctx.usingAi());
 }

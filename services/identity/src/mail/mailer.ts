@@ -25,6 +25,8 @@ export interface MailerOptions {
   from: string;
   outboxDir: string;
   logger: Logger;
+  /** Names the outbox files in time order. */
+  now: () => Date;
 }
 
 export function createMailer(options: MailerOptions): Mailer {
@@ -56,13 +58,13 @@ function smtpMailer(mailUrl: string, { from }: MailerOptions): Mailer {
   };
 }
 
-function outboxMailer({ from, outboxDir, logger }: MailerOptions): Mailer {
+function outboxMailer({ from, outboxDir, logger, now }: MailerOptions): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     async send(message) {
       const info = await transport.sendMail({ from, ...message });
       await mkdir(outboxDir, { recursive: true });
-      const file = join(outboxDir, `${Date.now()}-${randomBytes(6).toString('hex')}.eml`);
+      const file = join(outboxDir, `${now().getTime()}-${randomBytes(6).toString('hex')}.eml`);
       // The file holds a live sign-in link: readable by the service's user only.
       await writeFile(file, info.message, { mode: 0o600 });
       logger.info({ file }, 'mail written to the outbox');

@@ -1,10 +1,9 @@
-// POST /account/apple — Sign in with Apple (identity.md).
+// POST /account/apple — Sign in with Apple (docs/api/identity.md).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { busHeaders, defineRoute } from '@murmur/platform';
 import { signInWithApple } from '../domain/apple.js';
 import type { IdentityContext } from '../domain/context.js';
-import { enforceLimit } from '../domain/limits.js';
 import { optionalText, requiredText } from './params.js';
 
 export function registerAppleRoute(scope: FastifyInstance, ctx: IdentityContext): void {
@@ -14,6 +13,7 @@ export function registerAppleRoute(scope: FastifyInstance, ctx: IdentityContext)
     input: z.object({
       identity_token: requiredText(8192),
       user_id: requiredText(255),
+      // Tolerated and ignored: only the address inside the signed identity token is trusted.
       email: optionalText(1024),
       full_name: optionalText(200),
       username: optionalText(64),
@@ -21,13 +21,12 @@ export function registerAppleRoute(scope: FastifyInstance, ctx: IdentityContext)
     }),
     response: { 200: z.object({ username: z.string(), token: z.string() }) },
     handler: async ({ input, request }) => {
-      await enforceLimit(ctx.limits.applePerIp, request.ip, 'Too many sign-in attempts. Try again later.');
+      await ctx.limits.enforce('apple-ip', request.ip);
       return signInWithApple(
         ctx,
         {
           identityToken: input.identity_token,
           userId: input.user_id,
-          email: input.email,
           fullName: input.full_name,
           username: input.username,
           appName: input.app_name,

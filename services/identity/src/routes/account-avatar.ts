@@ -15,7 +15,7 @@ export function registerAvatarRoute(scope: FastifyInstance): void {
       return reply
         .headers({
           'content-type': 'image/svg+xml; charset=utf-8',
-          // An SVG is a document: sandboxed, it can never run script (security.md §8, media).
+          // An SVG is a document: sandboxed, it can never run script (docs/security.md).
           'content-security-policy': "default-src 'none'; sandbox",
           'x-content-type-options': 'nosniff',
           'cache-control': 'public, max-age=86400',

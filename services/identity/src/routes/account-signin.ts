@@ -1,4 +1,4 @@
-// POST /account/signin — mail a sign-in link (identity.md). The answer is the same for every valid
+// POST /account/signin — mail a sign-in link (docs/api/identity.md). The answer is the same for every valid
 // request, whether or not the address has an account.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -6,7 +6,6 @@ import { badRequest, defineRoute, zParam } from '@murmur/platform';
 import { signinTarget } from '../domain/apps.js';
 import type { IdentityContext } from '../domain/context.js';
 import { parseEmail } from '../domain/emails.js';
-import { emailLimitKey, enforceLimit } from '../domain/limits.js';
 import { requestSigninEmail } from '../domain/signin.js';
 import { optionalText } from './params.js';
 import { emptySchema } from './schemas.js';
@@ -18,7 +17,7 @@ export function registerSigninRoute(scope: FastifyInstance, ctx: IdentityContext
     method: 'POST',
     url: '/account/signin',
     input: z.object({
-      // Checked in the handler: every problem with it has the one message of identity.md.
+      // Checked in the handler: every problem with it has the one documented message.
       email: z.unknown().optional(),
       app_name: optionalText(100),
       redirect_url: optionalText(2048),
@@ -31,17 +30,7 @@ export function registerSigninRoute(scope: FastifyInstance, ctx: IdentityContext
       if (email === null) throw badRequest(EMAIL_REQUIRED, 'email');
       const target = await signinTarget(ctx, input.app_name, input.redirect_url);
 
-      await enforceLimit(
-        ctx.limits.signinPerIp,
-        request.ip,
-        'Too many sign-in requests from this address. Try again later.',
-      );
-      await enforceLimit(
-        ctx.limits.signinPerEmail,
-        emailLimitKey(email),
-        'Too many sign-in requests for this email address. Try again later.',
-      );
-      await requestSigninEmail(ctx, email, target, input.is_mobile === 1);
+      await requestSigninEmail(ctx, { email, ip: request.ip, target, isMobile: input.is_mobile === 1 });
       return {};
     },
   });

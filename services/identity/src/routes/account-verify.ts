@@ -2,9 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, bearerToken, defineRoute } from '@murmur/platform';
-import { accountObject } from '../domain/account.js';
 import type { IdentityContext } from '../domain/context.js';
-import { enforceLimit } from '../domain/limits.js';
 import { exchangeToken } from '../domain/signin.js';
 import { optionalText } from './params.js';
 import { accountSchema } from './schemas.js';
@@ -16,19 +14,11 @@ export function registerVerifyRoute(scope: FastifyInstance, ctx: IdentityContext
     input: z.object({ token: optionalText(512) }),
     response: { 200: accountSchema },
     handler: async ({ input, request }) => {
-      // Some clients send the token only as a Bearer header (identity.md, "What real clients do").
+      // Some clients send the token only as a Bearer header (docs/api/identity.md, "What real clients send").
       const token = input.token ?? bearerToken(request.headers.authorization);
       if (token === undefined) throw badRequest('token is required', 'token');
-      await enforceLimit(
-        ctx.limits.verifyPerIp,
-        request.ip,
-        'Too many verification attempts. Try again later.',
-      );
-      const verified = await exchangeToken(ctx, token);
-      return {
-        token: verified.token,
-        ...accountObject(verified.user, ctx.config.PUBLIC_URL, await ctx.usingAi()),
-      };
+      await ctx.limits.enforce('verify-ip', request.ip);
+      return exchangeToken(ctx, token);
     },
   });
 }

@@ -1,8 +1,8 @@
 // Operator API for registered apps: the only places a sign-in link may send someone.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { conflict, defineRoute, notFound, zParam } from '@murmur/platform';
-import { AppNameTakenError, appView, registerApp } from '../domain/apps.js';
+import { defineRoute, zParam } from '@murmur/platform';
+import { deleteApp, listApps, registerApp } from '../domain/apps.js';
 import type { IdentityContext } from '../domain/context.js';
 import { requiredText } from './params.js';
 import { appSchema, emptySchema } from './schemas.js';
@@ -45,14 +45,9 @@ export function registerAdminAppRoutes(scope: FastifyInstance, ctx: IdentityCont
     input: z.object({ app_name: appName, redirect_url: redirectUrl }),
     response: { 201: appSchema },
     handler: async ({ input, reply }) => {
-      try {
-        const app = await registerApp(ctx, input.app_name, input.redirect_url);
-        reply.code(201);
-        return appView(app);
-      } catch (err) {
-        if (err instanceof AppNameTakenError) throw conflict(err.message);
-        throw err;
-      }
+      const app = await registerApp(ctx, input.app_name, input.redirect_url);
+      reply.code(201);
+      return app;
     },
   });
 
@@ -60,7 +55,7 @@ export function registerAdminAppRoutes(scope: FastifyInstance, ctx: IdentityCont
     method: 'GET',
     url: '/admin/apps',
     response: { 200: z.object({ apps: z.array(appSchema) }) },
-    handler: async () => ({ apps: (await ctx.store.listApps()).map(appView) }),
+    handler: async () => ({ apps: await listApps(ctx) }),
   });
 
   defineRoute(scope, {
@@ -69,7 +64,7 @@ export function registerAdminAppRoutes(scope: FastifyInstance, ctx: IdentityCont
     params: z.object({ id: zParam.id() }),
     response: { 200: emptySchema },
     handler: async ({ params }) => {
-      if (!(await ctx.store.deleteApp(params.id))) throw notFound('No such app.');
+      await deleteApp(ctx, params.id);
       return {};
     },
   });

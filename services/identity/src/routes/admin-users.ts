@@ -1,19 +1,21 @@
 // Operator API for accounts: create, list, show, edit; issue and list a user's app tokens.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, busHeaders, conflict, defineRoute, notFound, zParam } from '@murmur/platform';
-import { adminUserView } from '../domain/account.js';
+import { busHeaders, defineRoute, zParam } from '@murmur/platform';
 import type { IdentityContext } from '../domain/context.js';
-import { parseEmail } from '../domain/emails.js';
-import { issueAppToken, tokenView } from '../domain/tokens.js';
-import { normaliseUsername, usernameProblem } from '../domain/usernames.js';
-import { AccountTakenError, createUser, updateProfile } from '../domain/users.js';
-import type { ProfileFields } from '../store.js';
+import {
+  accountTokens,
+  createAccount,
+  editAccount,
+  issueAccountToken,
+  listAccounts,
+  showAccount,
+} from '../domain/operator.js';
+import type { ProfileFields } from '../store/index.js';
 import { optionalText, patchText, requiredText } from './params.js';
 import { adminUserSchema, createdUserSchema, issuedTokenSchema, tokenInfoSchema } from './schemas.js';
 
 const idParams = z.object({ id: zParam.id() });
-const NO_SUCH_USER = 'No such user.';
 
 const avatarUrl = patchText(2048).refine(
   (v) => v === undefined || v === '' || (/^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v)),
@@ -39,22 +41,9 @@ export function registerAdminUserRoutes(scope: FastifyInstance, ctx: IdentityCon
     input: z.object({ username: requiredText(64), email: requiredText(1024), name: optionalText(100) }),
     response: { 201: createdUserSchema },
     handler: async ({ input, request, reply }) => {
-      const username = normaliseUsername(input.username);
-      const problem = usernameProblem(username);
-      if (problem) throw badRequest(problem, 'username');
-      const email = parseEmail(input.email);
-      if (email === null)
-        throw badRequest('email: must be a valid email address (one @, at most 254 characters)', 'email');
-      let user;
-      try {
-        user = await createUser(ctx, { username, email, name: input.name }, busHeaders(request));
-      } catch (err) {
-        if (err instanceof AccountTakenError) throw conflict(err.message);
-        throw err;
-      }
-      const issued = await issueAppToken(ctx, user._id, 'admin');
+      const created = await createAccount(ctx, input, busHeaders(request));
       reply.code(201);
-      return { id: user._id, username: user.username, email, name: user.name, token: issued.token };
+      return created;
     },
   });
 
@@ -66,10 +55,7 @@ export function registerAdminUserRoutes(scope: FastifyInstance, ctx: IdentityCon
       offset: zParam.int({ min: 0 }).optional(),
     }),
     response: { 200: z.object({ users: z.array(adminUserSchema) }) },
-    handler: async ({ input }) => {
-      const users = await ctx.store.listUsers(input.limit ?? 100, input.offset ?? 0);
-      return { users: users.map(adminUserView) };
-    },
+    handler: async ({ input }) => ({ users: await listAccounts(ctx, input.limit ?? 100, input.offset ?? 0) }),
   });
 
   defineRoute(scope, {
@@ -77,11 +63,7 @@ export function registerAdminUserRoutes(scope: FastifyInstance, ctx: IdentityCon
     url: '/admin/users/:id',
     params: idParams,
     response: { 200: adminUserSchema },
-    handler: async ({ params }) => {
-      const user = await ctx.store.userById(params.id);
-      if (!user) throw notFound(NO_SUCH_USER);
-      return adminUserView(user);
-    },
+    handler: async ({ params }) => showAccount(ctx, params.id),
   });
 
   defineRoute(scope, {
@@ -105,12 +87,7 @@ export function registerAdminUserRoutes(scope: FastifyInstance, ctx: IdentityCon
       if (input.avatar !== undefined) fields.avatar = input.avatar;
       if (input.plan !== undefined) fields.plan = input.plan;
       if (input.plans !== undefined) fields.plans = input.plans;
-      if (Object.keys(fields).length === 0) {
-        throw badRequest('Nothing to change: send name, full_name, bio, avatar, plan or plans.');
-      }
-      const user = await updateProfile(ctx, params.id, fields, busHeaders(request));
-      if (!user) throw notFound(NO_SUCH_USER);
-      return adminUserView(user);
+      return editAccount(ctx, params.id, fields, busHeaders(request));
     },
   });
 
@@ -121,9 +98,7 @@ export function registerAdminUserRoutes(scope: FastifyInstance, ctx: IdentityCon
     input: z.object({ label: optionalText(100) }),
     response: { 201: issuedTokenSchema },
     handler: async ({ params, input, reply }) => {
-      const user = await ctx.store.userById(params.id);
-      if (!user) throw notFound(NO_SUCH_USER);
-      const issued = await issueAppToken(ctx, user._id, input.label ?? 'admin');
+      const issued = await issueAccountToken(ctx, params.id, input.label ?? 'admin');
       reply.code(201);
       return issued;
     },
@@ -134,11 +109,6 @@ export function registerAdminUserRoutes(scope: FastifyInstance, ctx: IdentityCon
     url: '/admin/users/:id/tokens',
     params: idParams,
     response: { 200: z.object({ tokens: z.array(tokenInfoSchema) }) },
-    handler: async ({ params }) => {
-      const user = await ctx.store.userById(params.id);
-      if (!user) throw notFound(NO_SUCH_USER);
-      const tokens = await ctx.store.appTokensOfUser(user._id);
-      return { tokens: tokens.map(tokenView) };
-    },
+    handler: async ({ params }) => ({ tokens: await accountTokens(ctx, params.id) }),
   });
 }

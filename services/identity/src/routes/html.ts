@@ -1,4 +1,4 @@
-// The auto-escaping template of identity's screens (security.md §8): every value interpolated into
+// The auto-escaping template of identity's screens (docs/security.md): every value interpolated into
 // `html\`…\`` is escaped unless it is itself the result of `html`, so client-supplied text (an app's
 // name, a client_id, a state) can never become markup.
 import type { FastifyReply } from 'fastify';
@@ -47,7 +47,7 @@ export function page(title: string, body: SafeHtml): SafeHtml {
 }
 
 /**
- * Sends one of our screens: the page headers of security.md §8, never cached (they carry CSRF
+ * Sends one of our screens: the page headers of docs/security.md, never cached (they carry CSRF
  * tokens and request ids), and no Referer to the client's site when the person follows a link.
  */
 export function sendHtml(reply: FastifyReply, status: number, body: SafeHtml): FastifyReply {

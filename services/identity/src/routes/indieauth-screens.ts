@@ -2,7 +2,8 @@
 // sign-in that brings the person back to the screen, and sign-out. Errors here are pages for a
 // person, never JSON and never a redirect to an untrusted URI.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { defineRoute, type ParamRecord } from '@murmur/platform';
+import { z } from 'zod';
+import { defineRoute } from '@murmur/platform';
 import {
   decideAuthorization,
   openAuthorizationRequest,
@@ -13,7 +14,6 @@ import {
 import type { IdentityContext } from '../domain/context.js';
 import { csrfToken, csrfTokenValid } from '../domain/csrf.js';
 import { parseEmail } from '../domain/emails.js';
-import { emailLimitKey, enforceLimit } from '../domain/limits.js';
 import { meUrl } from '../domain/profile.js';
 import {
   clearedSessionCookie,
@@ -24,7 +24,7 @@ import {
   webSessionUser,
 } from '../domain/sessions.js';
 import { requestSigninEmail } from '../domain/signin.js';
-import type { AuthRequestDoc, UserDoc } from '../store.js';
+import type { AuthRequestDoc, UserDoc } from '../store/index.js';
 import { SCREEN_CSS, sendHtml, STYLESHEET_PATH } from './html.js';
 import {
   checkEmailScreen,
@@ -33,9 +33,43 @@ import {
   signinScreen,
   type ScreenClient,
 } from './indieauth-views.js';
-import { allParams, rawParam } from './params.js';
+import { oauthParam } from './params.js';
 
-const SCREEN_LIMIT_MESSAGE = 'Too many requests from your network. Wait a minute and try again.';
+/** The screen's parameters exactly as sent (`state` must come back unchanged); none is refused here. */
+const authorizationInput = z.object({
+  client_id: oauthParam(),
+  redirect_uri: oauthParam(),
+  state: oauthParam(),
+  response_type: oauthParam(),
+  scope: oauthParam(),
+  me: oauthParam(),
+  code_challenge: oauthParam(),
+  code_challenge_method: oauthParam(),
+  inkwell: oauthParam(),
+}) satisfies z.ZodType<AuthorizationParams>;
+
+/**
+ * The ticked scopes. The form always sends an empty `scope` next to its checkboxes, so "all boxes
+ * unticked" arrives as an empty list; a client that sends no `scope` at all approves what it asked for.
+ */
+const tickedScopes = z
+  .unknown()
+  .transform((raw): string[] | undefined => {
+    if (raw === undefined || raw === null) return undefined;
+    return (Array.isArray(raw) ? raw : [raw])
+      .filter((v): v is string => typeof v === 'string')
+      .flatMap((v) => v.split(/\s+/))
+      .filter((w) => w !== '');
+  })
+  .optional();
+
+const approveInput = z.object({
+  request: oauthParam(),
+  csrf: oauthParam(),
+  deny: oauthParam(),
+  scope: tickedScopes,
+});
+
 const START_AGAIN = 'Go back to the app you came from and start signing in again.';
 
 export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: IdentityContext): void {
@@ -55,9 +89,10 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     method: 'GET',
     url: SCREEN_PATH,
     errorStyle: 'html',
+    input: authorizationInput,
     handler: async ({ input, request, reply }) => {
-      await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
-      const outcome = await openAuthorizationRequest(ctx, authorizationParams(input));
+      await ctx.limits.enforce('indieauth-screen-ip', request.ip);
+      const outcome = await openAuthorizationRequest(ctx, input);
       if (outcome.kind === 'invalid') {
         return sendHtml(
           reply,
@@ -91,9 +126,10 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     method: 'POST',
     url: '/indieauth/approve',
     errorStyle: 'html',
+    input: approveInput,
     handler: async ({ input, request, reply }) => {
-      await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
-      const requestId = rawParam(input, 'request');
+      await ctx.limits.enforce('indieauth-screen-ip', request.ip);
+      const requestId = input.request;
       const session = await sessionOf(request);
       if (!session) {
         const pending = requestId ? await pendingRequest(ctx, requestId) : null;
@@ -104,8 +140,10 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
           : messageScreen('You are not signed in', [START_AGAIN]);
         return sendHtml(reply, 401, page);
       }
-      const csrf = rawParam(input, 'csrf');
-      if (!requestId || !csrfTokenValid(ctx.csrfSecret, session.sessionId, `approve:${requestId}`, csrf)) {
+      if (
+        !requestId ||
+        !csrfTokenValid(ctx.csrfSecret, session.sessionId, `approve:${requestId}`, input.csrf)
+      ) {
         return sendHtml(
           reply,
           403,
@@ -115,10 +153,9 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
           ]),
         );
       }
-      const deny = rawParam(input, 'deny');
       const location = await decideAuthorization(ctx, requestId, session.user, {
-        deny: deny !== undefined && deny !== '0',
-        ticked: tickedScopes(input),
+        deny: input.deny !== undefined && input.deny !== '0',
+        ticked: input.scope,
       });
       if (location === null) {
         return sendHtml(
@@ -138,9 +175,10 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     method: 'POST',
     url: '/indieauth/signin',
     errorStyle: 'html',
+    input: z.object({ request: oauthParam(), email: oauthParam() }),
     handler: async ({ input, request, reply }) => {
-      await enforceLimit(ctx.limits.indieAuthScreenPerIp, request.ip, SCREEN_LIMIT_MESSAGE);
-      const requestId = rawParam(input, 'request');
+      await ctx.limits.enforce('indieauth-screen-ip', request.ip);
+      const requestId = input.request;
       const pending = requestId ? await pendingRequest(ctx, requestId) : null;
       if (!pending) {
         return sendHtml(
@@ -153,7 +191,7 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
         );
       }
       const screen = await screenFor(pending, requestId!);
-      const typed = rawParam(input, 'email') ?? '';
+      const typed = input.email ?? '';
       const email = parseEmail(typed);
       if (email === null) {
         return sendHtml(
@@ -162,20 +200,15 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
           signinScreen(screen, { email: typed, error: 'Enter a valid email address.' }),
         );
       }
-      // The same allowances as /account/signin: they protect the same mailboxes.
-      await enforceLimit(
-        ctx.limits.signinPerIp,
-        request.ip,
-        'Too many sign-in requests from this address. Try again later.',
-      );
-      await enforceLimit(
-        ctx.limits.signinPerEmail,
-        emailLimitKey(email),
-        'Too many sign-in requests for this email address. Try again later.',
-      );
       // The link returns to the screen's own URL, so it works even after this request has expired.
       const returnTo = safeReturnTo(pending.screenPath) === pending.screenPath ? pending.screenPath : null;
-      await requestSigninEmail(ctx, email, { appName: null, redirectUrl: null }, false, returnTo);
+      await requestSigninEmail(ctx, {
+        email,
+        ip: request.ip,
+        target: { appName: null, redirectUrl: null },
+        isMobile: false,
+        returnTo,
+      });
       return sendHtml(reply, 200, checkEmailScreen(screen, email, ctx.config.SIGNIN_TOKEN_TTL_MINUTES));
     },
   });
@@ -184,10 +217,11 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     method: 'POST',
     url: '/account/signout',
     errorStyle: 'html',
+    input: z.object({ csrf: oauthParam(), return_to: oauthParam() }),
     handler: async ({ input, request, reply }) => {
       const session = await sessionOf(request);
       if (session) {
-        if (!csrfTokenValid(ctx.csrfSecret, session.sessionId, 'signout', rawParam(input, 'csrf'))) {
+        if (!csrfTokenValid(ctx.csrfSecret, session.sessionId, 'signout', input.csrf)) {
           return sendHtml(
             reply,
             403,
@@ -200,7 +234,7 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
       return reply
         .header('set-cookie', clearedSessionCookie(secureCookie))
         .header('cache-control', 'no-store')
-        .redirect(safeReturnTo(rawParam(input, 'return_to')), 302);
+        .redirect(safeReturnTo(input.return_to), 302);
     },
   });
 
@@ -214,27 +248,4 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
         .type('text/css; charset=utf-8')
         .send(SCREEN_CSS),
   });
-}
-
-function authorizationParams(input: ParamRecord): AuthorizationParams {
-  return {
-    client_id: rawParam(input, 'client_id'),
-    redirect_uri: rawParam(input, 'redirect_uri'),
-    state: rawParam(input, 'state'),
-    response_type: rawParam(input, 'response_type'),
-    scope: rawParam(input, 'scope'),
-    me: rawParam(input, 'me'),
-    code_challenge: rawParam(input, 'code_challenge'),
-    code_challenge_method: rawParam(input, 'code_challenge_method'),
-    inkwell: rawParam(input, 'inkwell'),
-  };
-}
-
-/**
- * The ticked scopes. The form always sends an empty `scope` next to its checkboxes, so "all boxes
- * unticked" arrives as an empty list; a client that sends no `scope` at all approves what it asked for.
- */
-function tickedScopes(input: ParamRecord): string[] | undefined {
-  const values = allParams(input, 'scope');
-  return values?.flatMap((v) => v.split(/\s+/)).filter((w) => w !== '');
 }

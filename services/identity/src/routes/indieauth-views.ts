@@ -1,6 +1,6 @@
 // The screens of the IndieAuth flow as a person sees them: who asks (name, logo, full client_id),
 // for what (scopes, reader access), where the browser goes next, and the forms to answer.
-import type { AuthRequestDoc, UserDoc } from '../store.js';
+import type { AuthRequestDoc, UserDoc } from '../store/index.js';
 import type { ClientInfo } from '../domain/client-info.js';
 import { html, page, type SafeHtml } from './html.js';
 

@@ -49,19 +49,22 @@ export const patchText = (max: number) =>
     .optional();
 
 /**
- * One parameter of a merged parameter record as the client sent it: the last value of a repeated
- * name, JSON numbers and booleans as text, untrimmed (IndieAuth's `state` must come back unchanged);
- * absent or empty → undefined.
+ * One parameter as the client sent it: the last value of a repeated name, JSON numbers and booleans
+ * as text, untrimmed (IndieAuth's `state` must come back unchanged); absent or empty → undefined.
  */
-export function rawParam(params: Record<string, unknown>, name: string): string | undefined {
-  const v = last(params[name]);
+function rawValue(raw: unknown): string | undefined {
+  const v = last(raw);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** Every value of a parameter that may repeat (checkboxes): undefined when the name is absent. */
-export function allParams(params: Record<string, unknown>, name: string): string[] | undefined {
-  const v = params[name];
-  if (v === undefined || v === null) return undefined;
-  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
-}
+/** A parameter exactly as sent (see rawValue); absent or empty → undefined. */
+export const oauthParam = () =>
+  z
+    .unknown()
+    .transform((raw) => rawValue(raw))
+    .optional();
+
+/** An OAuth parameter that must be present (400 `invalid_request` naming it otherwise). */
+export const requiredOauthParam = () =>
+  z.unknown().transform((raw, ctx): string => rawValue(raw) ?? fail(ctx, 'is required'));

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute, escapeHtml, HTML_PAGE_HEADERS } from '@murmur/platform';
 import type { IdentityContext } from '../domain/context.js';
-import { indieAuthProfile } from '../domain/profile.js';
+import { profilePage } from '../domain/profile.js';
 import { html, page, sendHtml } from './html.js';
 
 export function discoveryLinks(publicUrl: string): Array<{ rel: string; href: string }> {
@@ -27,8 +27,8 @@ export function registerProfilePageRoute(scope: FastifyInstance, ctx: IdentityCo
     errorStyle: 'html',
     params: z.object({ username: z.string().regex(/^[a-z][a-z0-9_]{0,29}$/) }),
     handler: async ({ params, reply }) => {
-      const user = await ctx.store.userByUsername(params.username);
-      if (!user) {
+      const found = await profilePage(ctx, params.username);
+      if (!found) {
         return sendHtml(
           reply,
           404,
@@ -39,7 +39,7 @@ export function registerProfilePageRoute(scope: FastifyInstance, ctx: IdentityCo
           ),
         );
       }
-      const profile = indieAuthProfile(user, base);
+      const { profile, bio } = found;
       const head = links.map((l) => `<link rel="${l.rel}" href="${escapeHtml(l.href)}" />`).join('\n    ');
       const body = html`<div class="h-card app">
           <img class="u-photo logo" src="${profile.photo}" alt="" />
@@ -48,7 +48,7 @@ export function registerProfilePageRoute(scope: FastifyInstance, ctx: IdentityCo
             <p class="client-id">@<span class="p-nickname">${profile.nickname}</span></p>
           </div>
         </div>
-        ${user.bio ? html`<p class="p-note">${user.bio}</p>` : ''}`;
+        ${bio ? html`<p class="p-note">${bio}</p>` : ''}`;
       // The page is public and changes only when the profile does: a short cache is safe.
       return reply
         .code(200)

@@ -1,5 +1,6 @@
-// Response shapes. defineRoute sends results through these, so a field that is not listed here can
-// never leak (e.g. an email or hash added to a domain object later).
+// Response shapes, written once: defineRoute sends results through these, so a field that is not
+// listed here can never leak (e.g. an email or hash added to a domain object later), and the domain's
+// presenters (domain/*-json.ts) are typed by them, so the two cannot drift apart.
 import { z } from 'zod';
 
 export const accountSchema = z.object({
@@ -58,3 +59,60 @@ export const tokenInfoSchema = z.object({
 });
 
 export const appSchema = z.object({ id: z.number().int(), app_name: z.string(), redirect_url: z.string() });
+
+// IndieAuth (docs/api/identity.md, "IndieAuth").
+
+export const profileSchema = z.object({
+  name: z.string(),
+  url: z.string(),
+  photo: z.string(),
+  nickname: z.string(),
+});
+
+/** What a code redeemed for identity only proves: who the person is. */
+export const identitySchema = z.object({ me: z.string(), profile: profileSchema });
+
+export const tokenResponseSchema = z.union([
+  z.object({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    scope: z.string(),
+    me: z.string(),
+    profile: profileSchema,
+  }),
+  z.object({ me: z.string(), scope: z.literal(''), profile: profileSchema }),
+]);
+
+export const indieAuthTokenInfoSchema = z.object({
+  me: z.string(),
+  client_id: z.string(),
+  scope: z.string(),
+  profile: profileSchema,
+});
+
+export const introspectionSchema = z.union([
+  z.object({
+    active: z.literal(true),
+    me: z.string(),
+    client_id: z.string(),
+    scope: z.string(),
+    iat: z.number().int(),
+  }),
+  z.object({ active: z.literal(false) }),
+]);
+
+export const serverMetadataSchema = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  introspection_endpoint: z.string(),
+  introspection_endpoint_auth_methods_supported: z.array(z.string()),
+  revocation_endpoint: z.string(),
+  revocation_endpoint_auth_methods_supported: z.array(z.string()),
+  scopes_supported: z.array(z.string()),
+  response_types_supported: z.array(z.string()),
+  grant_types_supported: z.array(z.string()),
+  code_challenge_methods_supported: z.array(z.string()),
+  require_pkce: z.boolean(),
+  authorization_response_iss_parameter_supported: z.boolean(),
+});

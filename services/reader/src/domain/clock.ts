@@ -1,10 +1,11 @@
-// The one clock of the reader process: it stamps `created_at` of entries and subscriptions and writes
-// the `Date` header, because NetNewsWire sends the previous response's `Date` back as `since`.
+// The one clock of the reader process, built on the platform's injected clock (ServiceContext.clock):
+// it stamps `created_at` of entries and subscriptions and writes the `Date` header, because
+// NetNewsWire sends the previous response's `Date` back as `since`.
 //
 // An entry stamped at t but not yet stored must not be skipped by a client whose `since` is a `Date`
 // written meanwhile. So while a batch of entries is being stored, `Date` reports a time before the
 // earliest stamp of that batch (within this process; replicas' clocks are as good as NTP makes them).
-import { MicrosecondClock } from '@murmur/platform';
+import { MicrosecondClock, type Clock } from '@murmur/platform';
 
 export class ReaderClock {
   private readonly micros: MicrosecondClock;
@@ -12,8 +13,9 @@ export class ReaderClock {
   private nextToken = 1;
   private tail: Promise<void> = Promise.resolve();
 
-  constructor(readonly wallClockMs: () => number = Date.now) {
-    this.micros = new MicrosecondClock(wallClockMs);
+  /** `wall` is the process's clock (ServiceContext.clock): tests move it with a TestClock. */
+  constructor(readonly wall: Clock) {
+    this.micros = new MicrosecondClock(() => wall.nowMs());
   }
 
   /** Microseconds: later than every value this clock returned before. */
@@ -22,7 +24,7 @@ export class ReaderClock {
   }
 
   nowDate(): Date {
-    return new Date(this.wallClockMs());
+    return this.wall.now();
   }
 
   /** The instant to write as `Date`: now, or just before the earliest stamp still being stored. */

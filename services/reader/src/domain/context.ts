@@ -14,6 +14,7 @@ export interface ReaderContext {
   bus: Bus;
   jobs: JobQueue;
   logger: Logger;
+  /** Microsecond stamps and the `Date` header, on the process's injected clock. */
   clock: ReaderClock;
   states: UserStates;
   views: UserViews;
@@ -24,14 +25,3 @@ export interface ReaderContext {
   /** Null unless the operator configured READER_LLM_URL. */
   summariser: Summariser | null;
 }
-
-/** Headers to carry on bus messages, so the request id travels with them. */
-export type BusHeaders = Record<string, string>;
-
-export const JOB = {
-  refresh: 'reader.feed.refresh',
-  icon: 'reader.icon.refresh',
-  recap: 'reader.recap.build',
-  recapEmail: 'reader.recap.email',
-  import: 'reader.opml.import',
-} as const;

@@ -1,7 +1,7 @@
-// Entry queries over a user's view (filters, counts, pages) and the Feedbin Entry shape. The view holds
-// only ids and times; the page's documents are read by id.
-import { formatReaderTime } from '@murmur/platform';
-import type { EntryDoc, EntryJsonFeed, ReaderStore } from '../store.js';
+// Entry queries over a user's view (filters, counts, pages). The view holds only ids and times; the
+// page's documents are read by id. The response shape is domain/entry-json.ts.
+import type { EntryDoc, ReaderStore } from '../store.js';
+import type { ReaderContext } from './context.js';
 import type { UserView } from './views.js';
 
 export interface EntryFilter {
@@ -55,80 +55,19 @@ export async function visibleEntries(store: ReaderStore, view: UserView, ids: nu
   return docs.filter((d) => isVisible(view, d)).sort((a, b) => b.createdAt - a.createdAt || b._id - a._id);
 }
 
-/** The source item's JSON Feed members that have a value. */
-export type PresentJsonFeed = { [K in keyof EntryJsonFeed]?: NonNullable<EntryJsonFeed[K]> };
-
-export interface EnclosureJson {
-  enclosure_url: string;
-  enclosure_type: string;
-  enclosure_length: string;
-  itunes_duration: string;
+/** The visible ones among `ids` for the user of `view`, newest first, de-duplicated. */
+export function userEntries(ctx: ReaderContext, view: UserView, ids: number[]): Promise<EntryDoc[]> {
+  return visibleEntries(ctx.store, view, ids);
 }
 
-export interface EntryJson {
-  id: number;
-  feed_id: number;
-  title: string | null;
-  url: string | null;
-  extracted_content_url: null;
-  author: string | null;
-  content: string | null;
-  summary: string;
-  published: string;
-  created_at: string;
-  original?: null;
-  images?: null;
-  enclosure?: EnclosureJson | null;
-  extracted_articles?: never[];
-  json_feed?: PresentJsonFeed | null;
-}
-
-export interface EntryShape {
-  extended: boolean;
-  includeEnclosure: boolean;
-}
-
-function enclosureJson(doc: EntryDoc): EnclosureJson | null {
-  const e = doc.enclosure;
-  return e
-    ? {
-        enclosure_url: e.url,
-        enclosure_type: e.type,
-        enclosure_length: e.length,
-        itunes_duration: e.duration,
-      }
-    : null;
-}
-
-/** The members that have a value: values are never invented, absent ones are left out. */
-function present(source: EntryJsonFeed): PresentJsonFeed {
-  return Object.fromEntries(
-    Object.entries(source).filter(([, v]) => v !== null && v !== ''),
-  ) as PresentJsonFeed;
-}
-
-/** The Feedbin Entry, keys in the documented order. */
-export function entryJson(doc: EntryDoc, shape: EntryShape): EntryJson {
-  const out: EntryJson = {
-    id: doc._id,
-    feed_id: doc.feedId,
-    title: doc.title,
-    url: doc.url,
-    extracted_content_url: null,
-    author: doc.author,
-    content: doc.content,
-    summary: doc.summary,
-    published: formatReaderTime(BigInt(doc.published)),
-    created_at: formatReaderTime(BigInt(doc.createdAt)),
-  };
-  const enclosure = enclosureJson(doc);
-  if (shape.includeEnclosure && enclosure) out.enclosure = enclosure;
-  if (shape.extended) {
-    out.original = null;
-    out.images = null;
-    out.enclosure = enclosure;
-    out.extracted_articles = [];
-    out.json_feed = doc.jsonFeed ? present(doc.jsonFeed) : null;
-  }
-  return out;
+/** One page of the view's entries matching `filter` (newest first), and how many match in all. */
+export async function entryPage(
+  ctx: ReaderContext,
+  view: UserView,
+  filter: EntryFilter,
+  offset: number,
+  limit: number,
+): Promise<{ docs: EntryDoc[]; total: number }> {
+  const selected = selectEntries(view, filter, offset, limit);
+  return { docs: await loadEntries(ctx.store, selected.ids), total: selected.total };
 }

@@ -6,7 +6,8 @@ import type { VerifiedFeed } from '../feeds/discover.js';
 import { entryFieldsOf } from '../feeds/entries.js';
 import { nextIntervalMinutes, jittered } from '../feeds/schedule.js';
 import type { FeedDoc } from '../store.js';
-import { JOB, type ReaderContext } from './context.js';
+import { queueIconRefresh } from '../jobs/icons.js';
+import type { ReaderContext } from './context.js';
 import { storeEntries } from './ingest.js';
 
 export function intervalBounds(ctx: ReaderContext) {
@@ -76,9 +77,8 @@ export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed)
 export async function ensureIcon(ctx: ReaderContext, feed: FeedDoc): Promise<void> {
   const icon = await ctx.store.icons.findOne({ _id: feed.siteHost });
   if (icon) return;
-  await ctx.jobs.enqueue(
-    JOB.icon,
-    { host: feed.siteHost, siteUrl: feed.siteUrl ?? new URL(feed.url).origin + '/' },
-    { key: `icon:${feed.siteHost}`, maxAttempts: 2 },
-  );
+  await queueIconRefresh(ctx, {
+    host: feed.siteHost,
+    siteUrl: feed.siteUrl ?? new URL(feed.url).origin + '/',
+  });
 }

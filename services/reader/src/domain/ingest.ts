@@ -4,7 +4,7 @@
 // holds the feed's job key, and a brand-new feed is written before anyone else can see it.
 import { createHash } from 'node:crypto';
 import type { EntryFields } from '../feeds/entries.js';
-import type { EntryDoc } from '../store.js';
+import type { EntryDoc, ListName } from '../store.js';
 import type { ReaderContext } from './context.js';
 
 /** Pruned keys remembered per feed (enough for any real feed document). */
@@ -80,16 +80,21 @@ export async function storeEntries(
   return { added, updated };
 }
 
-/** Makes `added` unread for every subscriber of the feed and tells every subscriber's views to refresh. */
+/**
+ * Makes `added` unread for every subscriber of the feed and tells every subscriber's views to
+ * refresh. `feedChanged`: what subscriptions show of the feed (title, URLs) changed too.
+ */
 export async function announceToSubscribers(
   ctx: ReaderContext,
   feedId: number,
   added: number[],
+  feedChanged: boolean,
 ): Promise<void> {
+  const lists: ListName[] = feedChanged ? ['subscriptions'] : [];
   const subscribers = await ctx.store.subscriptions.find({ feedId }, { projection: { userId: 1 } });
   for (const { userId } of subscribers) {
-    if (added.length > 0) await ctx.states.pushUnread(userId, added);
-    else await ctx.states.touch(userId);
+    if (added.length > 0) await ctx.states.pushUnread(userId, added, lists);
+    else await ctx.states.touch(userId, lists);
   }
 }
 

@@ -1,5 +1,6 @@
-// OPML 2.0 (formats.md §8): import with the strict `saxes` parser and the hardening of security.md §7
-// (any DOCTYPE refused, at most 20,000 elements), export with folders from taggings.
+// OPML 2.0 (docs/api/reader.md "OPML"): import with the strict `saxes` parser, hardened like every XML
+// parser here against entity expansion and huge documents (any DOCTYPE refused, at most 20,000
+// elements), export with folders from taggings.
 import { escapeHtml } from '@murmur/platform';
 import { SaxesParser } from 'saxes';
 
@@ -77,7 +78,7 @@ export interface ExportedFeed {
   tags: string[];
 }
 
-// Characters XML 1.0 cannot carry are dropped from output (formats.md §7).
+// Characters XML 1.0 cannot carry are dropped from output (a reader would refuse the document).
 // eslint-disable-next-line no-control-regex -- matching those control characters is the point
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const xml = (text: string) => escapeHtml(text.replace(NOT_XML, ''));

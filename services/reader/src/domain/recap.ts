@@ -1,4 +1,4 @@
-// The recap of chosen entries (reader.md "Recap"): grouped by feed, each entry's title linked to its
+// The recap of chosen entries (docs/api/reader.md "Recap"): grouped by feed, each entry's title linked to its
 // URL, its first sentences and reading time. Deterministic and extractive; an optional summariser
 // may replace the lead sentences. Built from sanitised text only, every value HTML-escaped.
 import { escapeHtml } from '@murmur/platform';
@@ -113,3 +113,8 @@ export function recapText(groups: RecapGroup[], summaries?: ReadonlyMap<number, 
 }
 
 export const PREPARING_HTML = '<div class="reading-recap-preparing"><p>Preparing your recap…</p></div>';
+
+/** What identity shows as the account's `is_using_ai`: whether recaps use the configured summariser. */
+export function recapCapabilities(ctx: { summariser: unknown }): { usingAi: boolean } {
+  return { usingAi: ctx.summariser !== null };
+}

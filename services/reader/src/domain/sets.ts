@@ -1,4 +1,4 @@
-// The unread and starred sets (reader.md "Unread and starred sets"): the answer lists the request's
+// The unread and starred sets (docs/api/reader.md "Unread and starred sets"): the answer lists the request's
 // ids that are visible to the user, de-duplicated, in request order; each is now in the requested
 // state, so retries are idempotent. Invisible and unknown ids are left out without a trace.
 import type { StarredRef } from '../store.js';

@@ -7,7 +7,7 @@
 // at all. New entries of subscribed feeds are appended atomically to `arrived` (no read needed); the
 // next change of the sets folds them into the string.
 import { DuplicateKeyError } from '@murmur/platform';
-import type { ReaderStore, StarredRef, UserStateDoc } from '../store.js';
+import { LISTS, type ListName, type ReaderStore, type StarredRef, type UserStateDoc } from '../store.js';
 
 /** Far above real use (the newest 100 per subscription, 5,000 subscriptions); keeps documents bounded. */
 export const MAX_UNREAD_PER_USER = 500_000;
@@ -42,6 +42,38 @@ export function unreadOf(doc: Pick<UserStateDoc, 'unread' | 'arrived'>): Set<num
   return unread;
 }
 
+/** The lists a change of the sets touches. */
+export function listsOf(delta: SetsDelta): ListName[] {
+  const lists: ListName[] = [];
+  if (delta.markUnread?.length || delta.markRead?.length) lists.push('unread');
+  if (delta.star?.length || delta.unstar?.length) lists.push('starred');
+  return lists;
+}
+
+/** `$set` fields recording that `lists` changed at `at`. */
+function listTimes(lists: readonly ListName[], at: Date): Record<string, Date> {
+  return Object.fromEntries(lists.map((list) => [`${list}ChangedAt`, at]));
+}
+
+/**
+ * When `list` last changed, for its `Last-Modified`: its own time; else the time its tracking began
+ * (it has not changed since); else, in a document not written since list times were kept, the last
+ * change of anything (never later than the truth, so a client is never told "not modified" wrongly).
+ */
+export function listChangedAt(
+  doc: Partial<UserStateDoc> & Pick<UserStateDoc, 'updatedAt'>,
+  list: ListName,
+): Date {
+  return doc[`${list}ChangedAt`] ?? doc.listsTrackedSince ?? doc.updatedAt;
+}
+
+/** Every list's `listChangedAt`. */
+export function listTimesOf(
+  doc: Partial<UserStateDoc> & Pick<UserStateDoc, 'updatedAt'>,
+): Record<ListName, Date> {
+  return Object.fromEntries(LISTS.map((list) => [list, listChangedAt(doc, list)])) as Record<ListName, Date>;
+}
+
 function isEmpty(delta: SetsDelta): boolean {
   return !delta.markUnread?.length && !delta.markRead?.length && !delta.star?.length && !delta.unstar?.length;
 }
@@ -50,7 +82,16 @@ export interface Written {
   userId: number;
   version: number;
   updatedAt: Date;
+  /** The lists this write changed. */
+  lists: ListName[];
   delta: SetsDelta;
+}
+
+/** A write of the state: its new version, its time and the lists it changed. */
+export interface StateWrite {
+  version: number;
+  updatedAt: Date;
+  lists: ListName[];
 }
 
 export class UserStates {
@@ -76,12 +117,14 @@ export class UserStates {
   /**
    * Computes a delta from the current sets and writes it if the document did not change meanwhile
    * (else reads again and retries). `known` (a current view's sets) saves the first read. Resolves to
-   * the write, or null when the delta was empty (nothing written, version unchanged).
+   * the write, or null when the delta was empty (nothing written, version unchanged). `alsoChanged`
+   * names lists the caller changed besides the sets (recorded in the same write).
    */
   async change(
     userId: number,
     known: CurrentSets | null,
     makeDelta: (current: CurrentSets) => SetsDelta,
+    alsoChanged: readonly ListName[] = [],
   ): Promise<Written | null> {
     for (let attempt = 1; ; attempt++) {
       let current: CurrentSets;
@@ -101,37 +144,52 @@ export class UserStates {
       const delta = makeDelta(current);
       if (isEmpty(delta)) return null;
       const updatedAt = this.now();
+      const lists = [...new Set([...listsOf(delta), ...alsoChanged])];
       const fields = {
         unread: unreadAfter(current.unread, delta),
         arrived: [],
         starred: starredAfter(current.starred, delta),
+        ...listTimes(lists, updatedAt),
       };
       if (!exists) {
         try {
-          await this.store.states.insertOne({ _id: userId, version: 1, updatedAt, ...fields });
-          return { userId, version: 1, updatedAt, delta };
+          await this.store.states.insertOne({
+            _id: userId,
+            version: 1,
+            updatedAt,
+            listsTrackedSince: updatedAt,
+            ...fields,
+          });
+          return { userId, version: 1, updatedAt, lists, delta };
         } catch (err) {
           if (!(err instanceof DuplicateKeyError)) throw err;
         }
       } else {
         const r = await this.store.states.updateOne(
           { _id: userId, version: current.version },
-          { $set: { ...fields, updatedAt }, $inc: { version: 1 } },
+          { $set: { ...fields, updatedAt }, $inc: { version: 1 }, $min: { listsTrackedSince: updatedAt } },
         );
-        if (r.matchedCount === 1) return { userId, version: current.version + 1, updatedAt, delta };
+        if (r.matchedCount === 1) {
+          return { userId, version: current.version + 1, updatedAt, lists, delta };
+        }
       }
       if (attempt >= 50) throw new Error(`user ${userId}: reading state kept changing; giving up`);
     }
   }
 
-  /** New entries of a subscribed feed: unread for the user, appended atomically (no read needed). */
-  async pushUnread(userId: number, ids: number[]): Promise<void> {
+  /**
+   * New entries of a subscribed feed: unread for the user, appended atomically (no read needed).
+   * `alsoChanged` names other lists changed with them (the feed's title shown in subscriptions).
+   */
+  async pushUnread(userId: number, ids: number[], alsoChanged: readonly ListName[] = []): Promise<void> {
+    const updatedAt = this.now();
     await this.store.states.updateOne(
       { _id: userId },
       {
         $push: { arrived: { $each: ids, $slice: -MAX_UNREAD_PER_USER } },
         $inc: { version: 1 },
-        $set: { updatedAt: this.now() },
+        $set: { updatedAt, ...listTimes(['unread', ...alsoChanged], updatedAt) },
+        $min: { listsTrackedSince: updatedAt },
         $setOnInsert: { unread: '', starred: [] },
       },
       { upsert: true },
@@ -139,17 +197,22 @@ export class UserStates {
   }
 
   /**
-   * Records that something the user's views show changed (subscriptions, taggings, feed data).
-   * Call after writing that change. Resolves to the new version.
+   * Records that something the user's views show changed: the `lists` named (subscriptions,
+   * taggings), or only entries (no list). Call after writing that change. Resolves to the write.
    */
-  async touch(userId: number): Promise<{ version: number; updatedAt: Date }> {
+  async touch(userId: number, lists: readonly ListName[] = []): Promise<StateWrite> {
     const updatedAt = this.now();
     const doc = await this.store.states.findOneAndUpdate(
       { _id: userId },
-      { $inc: { version: 1 }, $set: { updatedAt }, $setOnInsert: { unread: '', arrived: [], starred: [] } },
+      {
+        $inc: { version: 1 },
+        $set: { updatedAt, ...listTimes(lists, updatedAt) },
+        $min: { listsTrackedSince: updatedAt },
+        $setOnInsert: { unread: '', arrived: [], starred: [] },
+      },
       { upsert: true, returnDocument: 'after', projection: { version: 1 } },
     );
-    return { version: doc?.version ?? 1, updatedAt };
+    return { version: doc?.version ?? 1, updatedAt, lists: [...lists] };
   }
 }
 

@@ -1,8 +1,9 @@
-// Subscriptions (reader.md "Subscriptions"): create from a feed or site URL, rename, delete. A new
-// subscription makes the feed's newest 100 entries unread for that user.
-import { badRequest, DuplicateKeyError, formatReaderTime, nextId } from '@murmur/platform';
+// Subscriptions (docs/api/reader.md "Subscriptions"): create from a feed or site URL, rename,
+// delete. A new subscription makes the feed's newest 100 entries unread for that user.
+import { badRequest, DuplicateKeyError, nextId } from '@murmur/platform';
 import { discoverFeeds } from '../feeds/discover.js';
-import type { FeedDoc, JsonFeedMeta, SubscriptionDoc } from '../store.js';
+import { queueFeedRefresh } from '../jobs/refresh.js';
+import type { FeedDoc, SubscriptionDoc } from '../store.js';
 import type { ReaderContext } from './context.js';
 import { feedFromDiscovery } from './feeds.js';
 import type { SubscriptionView, UserView } from './views.js';
@@ -43,46 +44,30 @@ export function normaliseFeedInput(raw: string, param: string): string {
   return url.href;
 }
 
-export interface SubscriptionJson {
-  id: number;
-  created_at: string;
-  feed_id: number;
-  title: string;
-  feed_url: string;
-  site_url: string;
-  json_feed?: JsonFeedMeta | null;
-  last_error?: string | null;
-  last_checked_at?: string | null;
-  next_check_at?: string;
-}
-
-export function subscriptionJson(sub: SubscriptionView, extended: boolean): SubscriptionJson {
-  const feed = sub.feed;
-  const out: SubscriptionJson = {
-    id: sub.id,
-    created_at: formatReaderTime(BigInt(sub.createdAt)),
-    feed_id: sub.feedId,
-    title: sub.title ?? feed.title ?? new URL(feed.url).host,
-    feed_url: feed.url,
-    site_url: feed.siteUrl ?? `${new URL(feed.url).origin}/`,
-  };
-  if (extended) {
-    out.json_feed = feed.jsonFeed;
-    // Beyond Feedbin: how polling of the feed goes (reader.md "Feed polling").
-    out.last_error = feed.lastError;
-    out.last_checked_at = feed.lastCheckedAt ? formatReaderTime(feed.lastCheckedAt) : null;
-    out.next_check_at = formatReaderTime(feed.nextCheckAt);
-  }
-  return out;
-}
-
 function viewOf(doc: SubscriptionDoc, feed: FeedDoc): SubscriptionView {
   return { id: doc._id, feedId: doc.feedId, title: doc.title, createdAt: doc.createdAt, feed };
+}
+
+/** 400 naming the cap when the user has READER_SUBSCRIPTIONS_PER_USER subscriptions already. */
+async function checkSubscriptionCap(ctx: ReaderContext, userId: number): Promise<void> {
+  const count = await ctx.store.subscriptions.countDocuments({ userId });
+  if (count >= ctx.config.READER_SUBSCRIPTIONS_PER_USER) {
+    throw badRequest(
+      `At most ${ctx.config.READER_SUBSCRIPTIONS_PER_USER} subscriptions per user`,
+      'feed_url',
+    );
+  }
 }
 
 export async function subscribe(ctx: ReaderContext, userId: number, url: string): Promise<SubscribeOutcome> {
   // A URL that is already a known feed needs no fetch: it is polled anyway.
   let feed = await ctx.store.feeds.findOne({ url });
+  if (feed) {
+    const existing = await ctx.store.subscriptions.findOne({ userId, feedId: feed._id });
+    if (existing) return { kind: 'existing', subscription: viewOf(existing, feed) };
+  }
+  // Before discovery: a user at the cap makes the reader fetch nothing.
+  await checkSubscriptionCap(ctx, userId);
   if (!feed) {
     const found = await discoverFeeds(ctx.fetcher, url);
     if (found.length === 0) return { kind: 'none' };
@@ -97,16 +82,8 @@ export async function subscribe(ctx: ReaderContext, userId: number, url: string)
       };
     }
     feed = await feedFromDiscovery(ctx, found[0]!);
-  }
-
-  const existing = await ctx.store.subscriptions.findOne({ userId, feedId: feed._id });
-  if (existing) return { kind: 'existing', subscription: viewOf(existing, feed) };
-  const count = await ctx.store.subscriptions.countDocuments({ userId });
-  if (count >= ctx.config.READER_SUBSCRIPTIONS_PER_USER) {
-    throw badRequest(
-      `At most ${ctx.config.READER_SUBSCRIPTIONS_PER_USER} subscriptions per user`,
-      'feed_url',
-    );
+    const existing = await ctx.store.subscriptions.findOne({ userId, feedId: feed._id });
+    if (existing) return { kind: 'existing', subscription: viewOf(existing, feed) };
   }
   const doc: SubscriptionDoc = {
     _id: await nextId(ctx.store.raw, 'subscriptions'),
@@ -128,11 +105,34 @@ export async function subscribe(ctx: ReaderContext, userId: number, url: string)
   const timeline = await ctx.store.timelines.findOne({ _id: feed._id });
   const newest = timeline ? timeline.ids.slice(-NEW_SUBSCRIPTION_UNREAD) : [];
   // Written last: this increments the user's version, so views built before it rebuild.
-  const written = await ctx.states.change(userId, null, (current) => ({
-    markUnread: newest.filter((id) => !current.unread.has(id)),
-  }));
-  if (written === null) await ctx.states.touch(userId);
+  const written = await ctx.states.change(
+    userId,
+    null,
+    (current) => ({ markUnread: newest.filter((id) => !current.unread.has(id)) }),
+    ['subscriptions'],
+  );
+  if (written === null) await ctx.states.touch(userId, ['subscriptions']);
   return { kind: 'created', subscription: viewOf(doc, feed) };
+}
+
+/**
+ * The subscriptions as shown: in extended mode with their feeds' polling state read fresh (it changes
+ * without the user doing anything, so the cached view may be behind).
+ */
+export async function withFreshFeeds(
+  ctx: ReaderContext,
+  subs: SubscriptionView[],
+  extended: boolean,
+): Promise<SubscriptionView[]> {
+  if (!extended) return subs;
+  const feeds = await ctx.store.feeds.find({ _id: { $in: subs.map((s) => s.feedId) } });
+  const byId = new Map(feeds.map((f) => [f._id, f]));
+  return subs.map((s) => ({ ...s, feed: byId.get(s.feedId) ?? s.feed }));
+}
+
+/** Queues a refresh of the subscription's feed (anyone may ask; one job per feed at a time). */
+export async function requestRefresh(ctx: ReaderContext, sub: SubscriptionView): Promise<void> {
+  await queueFeedRefresh(ctx, sub.feedId);
 }
 
 export function ownSubscription(view: UserView, id: number): SubscriptionView | undefined {
@@ -150,7 +150,7 @@ export async function renameSubscription(
     { _id: sub.id, userId },
     { $set: { title, updatedAt: ctx.clock.nowDate() } },
   );
-  const state = await ctx.states.touch(userId);
+  const state = await ctx.states.touch(userId, ['subscriptions']);
   ctx.views.afterWrite({ _id: userId, ...state }, (view) => {
     const own = ownSubscription(view, sub.id);
     if (own) own.title = title;
@@ -173,6 +173,6 @@ export async function unsubscribe(
   await ctx.states.change(userId, null, (current) => ({
     markRead: ofFeed.filter((id) => current.unread.has(id)),
   }));
-  await ctx.states.touch(userId);
+  await ctx.states.touch(userId, ['subscriptions', 'taggings']);
   return true;
 }

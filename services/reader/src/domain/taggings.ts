@@ -4,18 +4,23 @@ import { DuplicateKeyError, nextId } from '@murmur/platform';
 import type { TagDoc, TaggingDoc } from '../store.js';
 import type { ReaderContext } from './context.js';
 
-export const taggingJson = (t: TaggingDoc) => ({ id: t._id, feed_id: t.feedId, name: t.name });
-export const tagJson = (t: TagDoc) => ({ id: t._id, name: t.name });
-
 /** Taggings and tags are part of what the user's ETags and Last-Modified cover. */
 async function changed(ctx: ReaderContext, userId: number): Promise<void> {
-  const state = await ctx.states.touch(userId);
+  const state = await ctx.states.touch(userId, ['taggings']);
   ctx.views.afterWrite({ _id: userId, ...state }, () => undefined);
 }
 
 export async function listTaggings(ctx: ReaderContext, userId: number): Promise<TaggingDoc[]> {
   const taggings = await ctx.store.taggings.find({ userId });
   return taggings.sort((a, b) => a._id - b._id);
+}
+
+export async function userTagging(
+  ctx: ReaderContext,
+  userId: number,
+  id: number,
+): Promise<TaggingDoc | null> {
+  return ctx.store.taggings.findOne({ _id: id, userId });
 }
 
 export async function listTags(ctx: ReaderContext, userId: number): Promise<TagDoc[]> {

@@ -5,8 +5,8 @@
 // request checks that with one small read, so replicas never serve stale data. Writers store their
 // change, then increment the version; a writer in this process applies its own change to the cached
 // view when it was the only change since (`afterWrite`), so reading after marking is not a rebuild.
-import type { FeedDoc, ReaderStore, StarredRef, UserStateDoc } from '../store.js';
-import { unreadOf, type SetsDelta, type UserStates, type Written } from './states.js';
+import type { FeedDoc, ListName, ReaderStore, StarredRef, UserStateDoc } from '../store.js';
+import { listTimesOf, unreadOf, type SetsDelta, type UserStates, type Written } from './states.js';
 
 export interface SubscriptionView {
   id: number;
@@ -20,7 +20,10 @@ export interface SubscriptionView {
 export interface UserView {
   userId: number;
   version: number;
+  /** The last change of anything this view shows (the entry lists' `Last-Modified`). */
   updatedAt: Date;
+  /** The last change of each list (its own `Last-Modified`). */
+  listChangedAt: Record<ListName, Date>;
   /** Newest first (created_at, then id, descending). */
   subscriptions: SubscriptionView[];
   subscriptionByFeed: Map<number, SubscriptionView>;
@@ -147,7 +150,7 @@ export class UserViews {
    * cached view if it was built at the version just before, else drop it (someone else wrote too).
    */
   afterWrite(
-    state: Pick<UserStateDoc, '_id' | 'version' | 'updatedAt'>,
+    state: Pick<UserStateDoc, '_id' | 'version' | 'updatedAt'> & { lists: readonly ListName[] },
     apply: (view: UserView) => void,
   ): void {
     const view = this.cache.get(state._id);
@@ -159,6 +162,7 @@ export class UserViews {
     apply(view);
     view.version = state.version;
     view.updatedAt = state.updatedAt;
+    for (const list of state.lists) view.listChangedAt[list] = state.updatedAt;
   }
 
   /** A change of the sets written by this process: applied in place (see afterWrite). */
@@ -166,7 +170,7 @@ export class UserViews {
     if (written === null) return;
     const { delta } = written;
     this.afterWrite(
-      { _id: written.userId, version: written.version, updatedAt: written.updatedAt },
+      { _id: written.userId, version: written.version, updatedAt: written.updatedAt, lists: written.lists },
       (view) => {
         // Starring or unstarring an entry of an unsubscribed feed changes the timeline itself.
         const outside =
@@ -223,6 +227,7 @@ export class UserViews {
       userId,
       version: state.version,
       updatedAt: state.updatedAt,
+      listChangedAt: listTimesOf(state),
       subscriptions,
       subscriptionByFeed,
       ...timeline,

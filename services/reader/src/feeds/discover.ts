@@ -1,4 +1,4 @@
-// Feed discovery for a subscription request (reader.md "Create"): the URL itself when it is a feed;
+// Feed discovery for a subscription request (docs/api/reader.md "Subscriptions"): the URL itself when it is a feed;
 // otherwise the page's <link rel="alternate"> feeds, then <a> links that look like feeds, then the
 // usual paths on the same origin. Every candidate is verified by fetching and parsing it.
 import { FETCH_LIMITS, FetchError, type FetchResponse } from '@murmur/platform';
@@ -122,6 +122,7 @@ export async function discoverFeeds(
   url: string,
   budgetMs = DISCOVERY_BUDGET_MS,
 ): Promise<VerifiedFeed[]> {
+  // Wall time on purpose: the budget bounds real network waiting, which a test clock does not move.
   const deadline = Date.now() + budgetMs;
   const first = await fetchAndParse(fetcher, url, deadline);
   if (!first) return [];

@@ -1,6 +1,8 @@
 // Every outbound request of the reader: the platform's safe fetcher (SSRF guard, time and size caps)
-// plus politeness: at most N requests in flight per host from this process (security.md §1).
+// plus politeness: at most N requests in flight per host from this process, so a site with many
+// subscribed feeds is not hammered (docs/platform.md "fetch" for the guard and caps).
 import { FETCH_LIMITS, type FetchLimits, type FetchResponse, type SafeFetcher } from '@murmur/platform';
+import { httpUrl } from './html.js';
 
 export const FEED_ACCEPT =
   'application/feed+json, application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, ' +
@@ -47,6 +49,14 @@ export class HostLimiter {
     if (n <= 0) this.active.delete(host);
     else this.active.set(host, n);
   }
+}
+
+/**
+ * Where a feed now lives when every hop of the fetch was a permanent redirect (301/308), whatever the
+ * final status (a 304 at the new URL included); null otherwise or when that URL is not http(s).
+ */
+export function permanentLocation(res: Pick<FetchResponse, 'permanentRedirect' | 'url'>): string | null {
+  return res.permanentRedirect ? httpUrl(res.url) : null;
 }
 
 export interface FeedRequest {

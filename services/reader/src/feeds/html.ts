@@ -1,5 +1,6 @@
-// HTML from feeds (security.md §8): made absolute, then sanitised when stored (the platform's one
-// policy); plain text derived from it for summaries, titles and recaps.
+// HTML from feeds: made absolute, then sanitised when stored with the platform's one policy
+// (docs/platform.md "sanitize"), since it is third-party markup shown in clients; plain text derived
+// from it for summaries, titles and recaps.
 import { Parser } from 'htmlparser2';
 import { sanitizeHtmlFragment } from '@murmur/platform';
 

@@ -1,4 +1,4 @@
-// When to poll a feed next (reader.md "Feed polling"): the interval follows the feed's posting rate
+// When to poll a feed next (docs/api/reader.md "Feed polling"): the interval follows the feed's posting rate
 // within [min, max] (default 60 min until the rate is known), grows while nothing new arrives, backs
 // off exponentially on failures, never runs before a Retry-After, and is jittered by ±10 %.
 

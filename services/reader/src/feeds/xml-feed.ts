@@ -1,5 +1,5 @@
-// RSS 0.9x/1.0/2.0 and Atom 1.0 through feedparser (over sax), with the XML hardening of security.md §7:
-// a document declaring entities or carrying a DOCTYPE internal subset is refused before parsing, and
+// RSS 0.9x/1.0/2.0 and Atom 1.0 through feedparser (over sax), hardened against entity expansion: a
+// document declaring entities or carrying a DOCTYPE internal subset is refused before parsing, and
 // only the five predefined entities (plus numeric references) are decoded.
 import FeedParser from 'feedparser';
 import type { EnclosureDoc } from '../store.js';

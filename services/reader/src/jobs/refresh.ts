@@ -1,19 +1,31 @@
 // The refresh job of one feed: retention first, then (while anyone subscribes) a conditional GET,
 // parsing and storing. A failing feed is not a failing job: the failure is recorded on the feed
 // (`last_error`, visible in extended mode) and the next check is scheduled with backoff.
-import { DuplicateKeyError, FetchError } from '@murmur/platform';
+import { z } from 'zod';
+import { defineJob, DuplicateKeyError, enqueueJob, FetchError, type FetchResponse } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
 import { ensureIcon, intervalBounds, siteHostOf } from '../domain/feeds.js';
 import { announceToSubscribers, pruneFeed, storeEntries } from '../domain/ingest.js';
 import { entryFieldsOf } from '../feeds/entries.js';
-import { httpUrl } from '../feeds/html.js';
+import { permanentLocation } from '../feeds/fetcher.js';
 import { parseFetched } from '../feeds/parse.js';
 import { failureIntervalMinutes, jittered, nextIntervalMinutes, retryAfterMs } from '../feeds/schedule.js';
 import { FeedParseError } from '../feeds/types.js';
 import type { FeedDoc } from '../store.js';
 
-export interface RefreshPayload {
-  feedId: number;
+export const refreshFeedJob = defineJob({
+  name: 'reader.feed.refresh',
+  payload: z.object({ feedId: z.number().int() }),
+  // Concurrency is READER_POLL_CONCURRENCY (jobs/index.ts). A failure here is a bug or a store
+  // outage, not a failing feed (that is recorded on the feed): the feed keeps its entries and is
+  // polled again on retry; after the last attempt the scheduler queues it again when it is due.
+  options: { leaseMs: 120_000 },
+  handle: async (ctx: ReaderContext, payload) => void (await refreshFeed(ctx, payload.feedId)),
+});
+
+/** Queues a refresh of the feed unless one is queued or running already. */
+export async function queueFeedRefresh(ctx: ReaderContext, feedId: number): Promise<void> {
+  await enqueueJob(ctx.jobs, refreshFeedJob, { feedId }, { key: `feed:${feedId}`, maxAttempts: 3 });
 }
 
 export type RefreshOutcome = 'missing' | 'unsubscribed' | 'not-modified' | 'failed' | 'stored';
@@ -47,6 +59,28 @@ async function recordFailure(ctx: ReaderContext, feed: FeedDoc, error: string, n
   return 'failed' as const;
 }
 
+/**
+ * The feed's URL after this fetch: the final URL when every hop was a permanent redirect (301/308),
+ * stored at once and announced to subscribers (their subscription shows `feed_url`); else the old
+ * one. If the new URL is another feed's already, both feeds stay as they are.
+ */
+async function followMove(ctx: ReaderContext, feed: FeedDoc, res: FetchResponse): Promise<string> {
+  const moved = permanentLocation(res);
+  if (moved === null || moved === feed.url) return feed.url;
+  try {
+    await ctx.store.feeds.updateOne(
+      { _id: feed._id },
+      { $set: { url: moved, updatedAt: ctx.clock.nowDate() } },
+    );
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) return feed.url;
+    throw err;
+  }
+  ctx.logger.info({ feedId: feed._id, from: feed.url, to: moved }, 'feed moved permanently');
+  await announceToSubscribers(ctx, feed._id, [], true);
+  return moved;
+}
+
 async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutcome> {
   let res;
   try {
@@ -55,6 +89,9 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
     if (err instanceof FetchError) return recordFailure(ctx, feed, err.message, null);
     throw err;
   }
+  // A permanent redirect moves the feed whatever the final answer: a moved site usually answers the
+  // conditional GET at its new URL with 304, and the old URL must not be polled forever.
+  const url = await followMove(ctx, feed, res);
   const nowMs = ctx.clock.nowDate().getTime();
   if (res.status === 304) {
     const next = nowMs + jittered(feed.intervalMinutes);
@@ -81,18 +118,6 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
   if (parsed.kind !== 'feed') return recordFailure(ctx, feed, 'not a feed', null);
   const source = parsed.feed;
 
-  // A permanent redirect moves the feed; if the new URL is another feed's already, both stay.
-  let url = feed.url;
-  const moved = res.permanentRedirect ? httpUrl(res.url) : null;
-  if (moved && moved !== feed.url) {
-    try {
-      await ctx.store.feeds.updateOne({ _id: feed._id }, { $set: { url: moved } });
-      url = moved;
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-    }
-  }
-
   const { added, updated } = await storeEntries(ctx, feed._id, entryFieldsOf(source.items, res.url));
   const interval = nextIntervalMinutes(
     intervalBounds(ctx),
@@ -102,8 +127,8 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
     nowMs,
   );
   const siteHost = siteHostOf(source.siteUrl, url);
+  // A move was announced when it happened (followMove).
   const metaChanged =
-    url !== feed.url ||
     source.title !== feed.title ||
     source.siteUrl !== feed.siteUrl ||
     JSON.stringify(source.jsonFeed) !== JSON.stringify(feed.jsonFeed);
@@ -135,7 +160,9 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
       },
     },
   );
-  if (added.length > 0 || updated > 0 || metaChanged) await announceToSubscribers(ctx, feed._id, added);
+  if (added.length > 0 || updated > 0 || metaChanged) {
+    await announceToSubscribers(ctx, feed._id, added, metaChanged);
+  }
   if (siteHost !== feed.siteHost) await ensureIcon(ctx, next);
   return 'stored';
 }

@@ -1,10 +1,13 @@
 // What runs on its own: every tick, feeds that are due get a refresh job; once a day, retention for
 // feeds nobody subscribes to and icon refreshes; from 08:00 UTC, the weekly recap emails of the day.
-// Every replica ticks; job keys and the `schedule` markers make sure work is queued once.
-import { DuplicateKeyError } from '@murmur/platform';
-import { JOB, type ReaderContext } from '../domain/context.js';
+// Every replica ticks; job keys and the `schedule` markers make sure work is queued once. The
+// scheduler only queues jobs: the work itself is the jobs' (jobs/index.ts).
+import { DuplicateKeyError, enqueueJob } from '@murmur/platform';
+import type { ReaderContext } from '../domain/context.js';
 import { DAYS } from '../store.js';
-import { ICON_MAX_AGE_MS } from './icons.js';
+import { ICON_MAX_AGE_MS, queueIconRefresh } from './icons.js';
+import { recapEmailJob } from './recap-email.js';
+import { queueFeedRefresh } from './refresh.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** A feed handed to the queue is not handed again for this long (its job sets the real next check). */
@@ -39,7 +42,7 @@ export async function enqueueDueFeeds(ctx: ReaderContext): Promise<number> {
   for (const feed of due) {
     const subscribed = feed.subscriberCount > 0;
     if (subscribed) {
-      await ctx.jobs.enqueue(JOB.refresh, { feedId: feed._id }, { key: `feed:${feed._id}`, maxAttempts: 3 });
+      await queueFeedRefresh(ctx, feed._id);
       queued++;
     }
     await ctx.store.feeds.updateOne(
@@ -54,7 +57,7 @@ export async function enqueueDueFeeds(ctx: ReaderContext): Promise<number> {
 export async function enqueueRetention(ctx: ReaderContext): Promise<void> {
   const idle = await ctx.store.feeds.find({ subscriberCount: { $lte: 0 } }, { projection: { _id: 1 } });
   for (const feed of idle) {
-    await ctx.jobs.enqueue(JOB.refresh, { feedId: feed._id }, { key: `feed:${feed._id}`, maxAttempts: 3 });
+    await queueFeedRefresh(ctx, feed._id);
   }
 }
 
@@ -68,7 +71,7 @@ export async function enqueueIconRefreshes(ctx: ReaderContext): Promise<void> {
   const fresh = await ctx.store.icons.find({ _id: { $in: [...sites.keys()] }, checkedAt: { $gt: stale } });
   for (const icon of fresh) sites.delete(icon._id);
   for (const [host, siteUrl] of sites) {
-    await ctx.jobs.enqueue(JOB.icon, { host, siteUrl }, { key: `icon:${host}`, maxAttempts: 2 });
+    await queueIconRefresh(ctx, { host, siteUrl });
   }
 }
 
@@ -82,8 +85,9 @@ export async function enqueueRecapEmails(ctx: ReaderContext): Promise<number> {
   let queued = 0;
   for (const settings of users) {
     if (settings.lastSentOn === date) continue;
-    await ctx.jobs.enqueue(
-      JOB.recapEmail,
+    await enqueueJob(
+      ctx.jobs,
+      recapEmailJob,
       { userId: settings._id, date },
       { key: `recap-email:${settings._id}:${date}`, maxAttempts: 3 },
     );

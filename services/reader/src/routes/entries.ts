@@ -1,21 +1,15 @@
 // GET /feeds/v2/entries.json, /feeds/v2/entries/{id}.json, /feeds/v2/feeds/{id}/entries.json.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { formatReaderTime, linkHeader, notFound, parsePage, zParam } from '@murmur/platform';
+import { formatReaderTime, linkHeader, notFound, parsePage, zParam, defineRoute } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
-import {
-  entryJson,
-  loadEntries,
-  selectEntries,
-  visibleEntries,
-  type EntryFilter,
-  type EntryShape,
-} from '../domain/entries.js';
+import { entryPage, userEntries, type EntryFilter } from '../domain/entries.js';
+import { entryJson, type EntryShape } from '../domain/entry-json.js';
 import type { UserView } from '../domain/views.js';
 import { setLastModified } from './http-cache.js';
 import { boolFilter, idList, lenientFlag, modeParam, pathId, rawParam, sinceParam } from './params.js';
-import { readerRoute, type RouteScopes } from './route.js';
 import { entriesSchema, entrySchema } from './schemas.js';
+import { readScope } from './access.js';
 
 const DEFAULT_PER_PAGE = 100;
 const MAX_PER_PAGE = 1000;
@@ -71,14 +65,15 @@ async function sendPage(
     defaultPerPage: DEFAULT_PER_PAGE,
     maxPerPage: MAX_PER_PAGE,
   });
-  const selected = selectEntries(
+  const selected = await entryPage(
+    ctx,
     view,
     { ...filter, read: input.read, starred: input.starred, sinceMicros: input.since },
     offset,
     perPage,
   );
-  if (page > 1 && selected.ids.length === 0) throw notFound();
-  const docs = await loadEntries(ctx.store, selected.ids);
+  if (page > 1 && selected.docs.length === 0) throw notFound();
+  const docs = selected.docs;
   const path = request.url.split('?')[0]!;
   const links = linkHeader(ctx.config.PUBLIC_URL, path, linkQuery(request, input.since), {
     page,
@@ -92,11 +87,11 @@ async function sendPage(
   return docs.map((d) => entryJson(d, shape));
 }
 
-export function registerEntryRoutes(scope: FastifyInstance, scopes: RouteScopes, ctx: ReaderContext): void {
-  readerRoute(scope, scopes, {
+export function registerEntryRoutes(scope: FastifyInstance, ctx: ReaderContext): void {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/entries.json',
-    scope: 'read',
+    ...readScope,
     input: z.object({
       ...listParams,
       ids: idList({
@@ -111,7 +106,7 @@ export function registerEntryRoutes(scope: FastifyInstance, scopes: RouteScopes,
       const view = await ctx.views.get(auth.userId);
       if (input.ids === undefined) return sendPage(ctx, request, reply, view, input, {});
       // With ids: the visible ones, newest first, in one page; the filters do not apply.
-      const docs = await visibleEntries(ctx.store, view, input.ids);
+      const docs = await userEntries(ctx, view, input.ids);
       reply.header('x-feedbin-record-count', String(docs.length));
       setLastModified(reply, view.updatedAt, ctx.clock);
       const shape = shapeOf(input);
@@ -119,26 +114,26 @@ export function registerEntryRoutes(scope: FastifyInstance, scopes: RouteScopes,
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/entries/:id.json',
-    scope: 'read',
+    ...readScope,
     params: pathId,
     input: z.object(shapeParams),
     response: { 200: entrySchema },
     handler: async ({ params, input, auth, reply }) => {
       const view = await ctx.views.get(auth.userId);
-      const [doc] = await visibleEntries(ctx.store, view, [params.id]);
+      const [doc] = await userEntries(ctx, view, [params.id]);
       if (!doc) throw notFound();
       setLastModified(reply, doc.updatedAt, ctx.clock);
       return entryJson(doc, shapeOf(input));
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/feeds/:id/entries.json',
-    scope: 'read',
+    ...readScope,
     params: z.object({ id: zParam.id() }),
     input: z.object(listParams),
     response: { 200: entriesSchema },

@@ -1,4 +1,4 @@
-// Headers every reader response carries (reader.md "Conventions"): `Date` from the reader's clock (the
+// Headers every reader response carries (docs/api/reader.md "Conventions"): `Date` from the reader's clock (the
 // one stamping `created_at`, because clients send `Date` back as `since`), an `ETag` on every GET with
 // If-None-Match → 304, and If-Modified-Since against a route's `Last-Modified`.
 import { createHash } from 'node:crypto';

@@ -2,32 +2,25 @@
 // GET /feeds/v2/authentication.json (a client's login check: 200 with an empty body).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { defineRoute } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
-import { readerRoute, type RouteScopes } from './route.js';
+import { userIcons } from '../domain/icons.js';
 import { iconSchema } from './schemas.js';
+import { readScope } from './access.js';
 
-export function registerIconRoutes(scope: FastifyInstance, scopes: RouteScopes, ctx: ReaderContext): void {
-  readerRoute(scope, scopes, {
+export function registerIconRoutes(scope: FastifyInstance, ctx: ReaderContext): void {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/icons.json',
-    scope: 'read',
+    ...readScope,
     response: { 200: z.array(iconSchema) },
-    handler: async ({ auth }) => {
-      const view = await ctx.views.get(auth.userId);
-      const hosts = [...new Set(view.subscriptions.map((s) => s.feed.siteHost))];
-      const icons = await ctx.store.icons.find({ _id: { $in: hosts } });
-      const byHost = new Map(icons.map((i) => [i._id, i.url]));
-      return hosts.flatMap((host) => {
-        const url = byHost.get(host);
-        return url ? [{ host, url }] : [];
-      });
-    },
+    handler: async ({ auth }) => userIcons(ctx, auth.userId),
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/authentication.json',
-    scope: 'read',
+    ...readScope,
     handler: async () => undefined,
   });
 }

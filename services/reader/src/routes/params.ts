@@ -1,4 +1,4 @@
-// Parameter schemas of the reader's routes in the platform's merged-parameter model (formats.md §1):
+// Parameter schemas of the reader's routes in the platform's merged-parameter model (docs/api/conventions.md "Parameters"):
 // strings from query or form, JSON values, repeated names as arrays (the last value wins for scalars).
 import { z } from 'zod';
 import { parseTimestamp, zParam } from '@murmur/platform';
@@ -41,7 +41,7 @@ export const idList = (opts: { max: number; tooMany: string; notInteger: string;
     return ids;
   });
 
-/** `since`: any ISO 8601 form of formats.md §5 → microseconds. */
+/** `since`: any ISO 8601 form (docs/api/conventions.md "Times") → microseconds. */
 export const sinceParam = () =>
   z.unknown().transform((raw, ctx): number => {
     const v = last(raw);

@@ -68,6 +68,13 @@ export const subscriptionSchema = z.object({
   next_check_at: readerTime.optional(),
 });
 
+/** A Feedbin-shaped error body a route returns itself (the platform renders thrown errors alike). */
+export const feedbinErrorSchema = z.object({
+  status: z.number().int(),
+  message: z.string().nullable(),
+  errors: z.array(z.record(z.string(), z.string())),
+});
+
 export const choicesSchema = z.array(
   z.object({ feed_url: z.string(), title: z.string(), is_json_feed: z.boolean() }),
 );

@@ -2,13 +2,15 @@
 // changes, with bodies as a JSON object, a bare JSON array, a form or a comma-separated string.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { defineRoute } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
+import type { ListName } from '../store.js';
 import { changeEntrySets, starredIds, type SetChange } from '../domain/sets.js';
 import { unreadIds, type UserView } from '../domain/views.js';
 import { setLastModified } from './http-cache.js';
 import { idList } from './params.js';
-import { readerRoute, type RouteScopes } from './route.js';
 import { idsSchema } from './schemas.js';
+import { readScope } from './access.js';
 
 const MAX_IDS = 1000;
 
@@ -22,19 +24,19 @@ function setInput(param: string) {
   });
 }
 
-export function registerSetRoutes(scope: FastifyInstance, scopes: RouteScopes, ctx: ReaderContext): void {
-  for (const [param, list] of [
-    ['unread_entries', unreadIds],
-    ['starred_entries', starredIds],
-  ] as Array<[string, (view: UserView) => number[]]>) {
-    readerRoute(scope, scopes, {
+export function registerSetRoutes(scope: FastifyInstance, ctx: ReaderContext): void {
+  for (const [param, list, name] of [
+    ['unread_entries', unreadIds, 'unread'],
+    ['starred_entries', starredIds, 'starred'],
+  ] as Array<[string, (view: UserView) => number[], ListName]>) {
+    defineRoute(scope, {
       method: 'GET',
       url: `/feeds/v2/${param}.json`,
-      scope: 'read',
+      ...readScope,
       response: { 200: idsSchema },
       handler: async ({ auth, reply }) => {
         const view = await ctx.views.get(auth.userId);
-        setLastModified(reply, view.updatedAt, ctx.clock);
+        setLastModified(reply, view.listChangedAt[name], ctx.clock);
         return list(view);
       },
     });
@@ -54,10 +56,10 @@ export function registerSetRoutes(scope: FastifyInstance, scopes: RouteScopes, c
     },
   ];
   for (const { method, url, param, change } of changes) {
-    readerRoute(scope, scopes, {
+    defineRoute(scope, {
       method,
       url,
-      scope: 'read',
+      ...readScope,
       arrayBody: param,
       input: setInput(param),
       response: { 200: idsSchema },

@@ -1,21 +1,22 @@
 // Subscriptions: list, show, create (with feed discovery), rename, delete, refresh.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, notFound, zParam } from '@murmur/platform';
-import { JOB, type ReaderContext } from '../domain/context.js';
+import { badRequest, notFound, zParam, defineRoute } from '@murmur/platform';
+import type { ReaderContext } from '../domain/context.js';
+import { subscriptionJson } from '../domain/subscription-json.js';
 import {
   normaliseFeedInput,
   ownSubscription,
   renameSubscription,
+  requestRefresh,
   subscribe,
-  subscriptionJson,
   unsubscribe,
+  withFreshFeeds,
 } from '../domain/subscriptions.js';
-import type { SubscriptionView } from '../domain/views.js';
 import { setLastModified } from './http-cache.js';
 import { modeParam, pathId, sinceParam } from './params.js';
-import { credentialKey, readerRoute, type RouteScopes } from './route.js';
-import { choicesSchema, subscriptionSchema } from './schemas.js';
+import { choicesSchema, feedbinErrorSchema, subscriptionSchema } from './schemas.js';
+import { followScope, readScope } from './access.js';
 
 const TITLE_MAX = 255;
 
@@ -31,45 +32,41 @@ const titleParam = () =>
     return text;
   });
 
-export function registerSubscriptionRoutes(
-  scope: FastifyInstance,
-  scopes: RouteScopes,
-  ctx: ReaderContext,
-): void {
+export function registerSubscriptionRoutes(scope: FastifyInstance, ctx: ReaderContext): void {
   const location = (id: number) => `${ctx.config.PUBLIC_URL}/feeds/v2/subscriptions/${id}.json`;
 
-  /** Extended mode shows polling state, which changes without the user doing anything: read it fresh. */
-  async function render(subs: SubscriptionView[], extended: boolean) {
-    if (!extended) return subs.map((s) => subscriptionJson(s, false));
-    const feeds = await ctx.store.feeds.find({ _id: { $in: subs.map((s) => s.feedId) } });
-    const byId = new Map(feeds.map((f) => [f._id, f]));
-    return subs.map((s) => subscriptionJson({ ...s, feed: byId.get(s.feedId) ?? s.feed }, true));
-  }
-
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/subscriptions.json',
-    scope: 'read',
+    ...readScope,
     input: z.object({ since: sinceParam().optional(), mode: modeParam() }),
     response: { 200: z.array(subscriptionSchema) },
     handler: async ({ input, auth, reply }) => {
       const view = await ctx.views.get(auth.userId);
       const subs = view.subscriptions.filter((s) => input.since === undefined || s.createdAt > input.since);
-      setLastModified(reply, view.updatedAt, ctx.clock);
-      return render(subs, input.mode === true);
+      const extended = input.mode === true;
+      // Extended mode shows polling state, which changes without the user's lists changing.
+      if (!extended) setLastModified(reply, view.listChangedAt.subscriptions, ctx.clock);
+      return (await withFreshFeeds(ctx, subs, extended)).map((s) => subscriptionJson(s, extended));
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'POST',
     url: '/feeds/v2/subscriptions.json',
-    scope: 'follow',
+    ...followScope,
     input: z.object({ feed_url: z.unknown().optional(), url: z.unknown().optional() }),
-    response: { 200: subscriptionSchema, 302: subscriptionSchema, 300: choicesSchema },
+    response: {
+      200: subscriptionSchema,
+      302: subscriptionSchema,
+      300: choicesSchema,
+      404: feedbinErrorSchema,
+    },
     rateLimit: {
+      key: 'user',
+      name: 'reader-subscribe',
       max: ctx.config.READER_SUBSCRIBE_LIMIT_PER_MINUTE,
-      timeWindow: 60_000,
-      keyGenerator: credentialKey,
+      windowMs: 60_000,
     },
     handler: async ({ input, auth, reply }) => {
       // Some clients send `url`; `feed_url` is the documented name.
@@ -82,10 +79,9 @@ export function registerSubscriptionRoutes(
       const url = normaliseFeedInput(value, 'feed_url');
       const outcome = await subscribe(ctx, auth.userId, url);
       if (outcome.kind === 'none') {
-        return reply
-          .code(404)
-          .type('application/json; charset=utf-8')
-          .send(JSON.stringify({ status: 404, message: 'No feed found', errors: [] }));
+        // Feedbin's own wording for this 404, which clients show.
+        reply.code(404);
+        return { status: 404, message: 'No feed found', errors: [] };
       }
       if (outcome.kind === 'choices') {
         reply.code(300);
@@ -98,24 +94,25 @@ export function registerSubscriptionRoutes(
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/subscriptions/:id.json',
-    scope: 'read',
+    ...readScope,
     params: pathId,
     input: z.object({ mode: modeParam() }),
     response: { 200: subscriptionSchema },
     handler: async ({ params, input, auth }) => {
       const sub = ownSubscription(await ctx.views.get(auth.userId), params.id);
       if (!sub) throw notFound();
-      return (await render([sub], input.mode === true))[0]!;
+      const extended = input.mode === true;
+      return subscriptionJson((await withFreshFeeds(ctx, [sub], extended))[0]!, extended);
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'PATCH',
     url: '/feeds/v2/subscriptions/:id.json',
-    scope: 'follow',
+    ...followScope,
     params: pathId,
     input: z.object({ title: titleParam() }),
     response: { 200: subscriptionSchema },
@@ -126,10 +123,10 @@ export function registerSubscriptionRoutes(
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'DELETE',
     url: '/feeds/v2/subscriptions/:id.json',
-    scope: 'follow',
+    ...followScope,
     params: pathId,
     handler: async ({ params, auth, reply }) => {
       const sub = ownSubscription(await ctx.views.get(auth.userId), params.id);
@@ -139,10 +136,10 @@ export function registerSubscriptionRoutes(
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'POST',
     url: '/feeds/v2/subscriptions/:id/update.json',
-    scope: 'follow',
+    ...followScope,
     params: z.object({ id: zParam.id() }),
     input: z.object({ title: titleParam().optional() }),
     response: { 200: subscriptionSchema },
@@ -151,11 +148,7 @@ export function registerSubscriptionRoutes(
       if (!sub) throw notFound();
       // NetNewsWire renames through this route; anyone may ask for a refresh through it.
       if (input.title !== undefined) sub = await renameSubscription(ctx, sub, auth.userId, input.title);
-      await ctx.jobs.enqueue(
-        JOB.refresh,
-        { feedId: sub.feedId },
-        { key: `feed:${sub.feedId}`, maxAttempts: 3 },
-      );
+      await requestRefresh(ctx, sub);
       return subscriptionJson(sub, false);
     },
   });

@@ -1,7 +1,7 @@
 // Taggings and tags (beyond the interface, for Feedbin clients' folders).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { notFound, zParam } from '@murmur/platform';
+import { notFound, zParam, defineRoute } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
 import {
   deleteTag,
@@ -10,48 +10,48 @@ import {
   listTags,
   renameTag,
   tagFeed,
-  tagJson,
-  taggingJson,
+  userTagging,
 } from '../domain/taggings.js';
+import { tagJson, taggingJson } from '../domain/tagging-json.js';
 import { setLastModified } from './http-cache.js';
 import { pathId, requiredName } from './params.js';
-import { readerRoute, type RouteScopes } from './route.js';
 import { tagSchema, taggingSchema } from './schemas.js';
+import { followScope, readScope } from './access.js';
 
 const NAME_MAX = 255;
 
-export function registerTaggingRoutes(scope: FastifyInstance, scopes: RouteScopes, ctx: ReaderContext): void {
+export function registerTaggingRoutes(scope: FastifyInstance, ctx: ReaderContext): void {
   const location = (id: number) => `${ctx.config.PUBLIC_URL}/feeds/v2/taggings/${id}.json`;
   const taggingsOf = async (userId: number) => (await listTaggings(ctx, userId)).map(taggingJson);
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/taggings.json',
-    scope: 'read',
+    ...readScope,
     response: { 200: z.array(taggingSchema) },
     handler: async ({ auth, reply }) => {
-      setLastModified(reply, (await ctx.views.get(auth.userId)).updatedAt, ctx.clock);
+      setLastModified(reply, (await ctx.views.get(auth.userId)).listChangedAt.taggings, ctx.clock);
       return taggingsOf(auth.userId);
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/taggings/:id.json',
-    scope: 'read',
+    ...readScope,
     params: pathId,
     response: { 200: taggingSchema },
     handler: async ({ params, auth }) => {
-      const tagging = await ctx.store.taggings.findOne({ _id: params.id, userId: auth.userId });
+      const tagging = await userTagging(ctx, auth.userId, params.id);
       if (!tagging) throw notFound();
       return taggingJson(tagging);
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'POST',
     url: '/feeds/v2/taggings.json',
-    scope: 'follow',
+    ...followScope,
     input: z.object({ feed_id: zParam.id(), name: requiredName(NAME_MAX) }),
     response: { 201: taggingSchema, 302: taggingSchema },
     handler: async ({ input, auth, reply }) => {
@@ -63,10 +63,10 @@ export function registerTaggingRoutes(scope: FastifyInstance, scopes: RouteScope
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'DELETE',
     url: '/feeds/v2/taggings/:id.json',
-    scope: 'follow',
+    ...followScope,
     params: pathId,
     handler: async ({ params, auth, reply }) => {
       if (!(await deleteTagging(ctx, auth.userId, params.id))) throw notFound();
@@ -75,21 +75,21 @@ export function registerTaggingRoutes(scope: FastifyInstance, scopes: RouteScope
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/tags.json',
-    scope: 'read',
+    ...readScope,
     response: { 200: z.array(tagSchema) },
     handler: async ({ auth, reply }) => {
-      setLastModified(reply, (await ctx.views.get(auth.userId)).updatedAt, ctx.clock);
+      setLastModified(reply, (await ctx.views.get(auth.userId)).listChangedAt.taggings, ctx.clock);
       return (await listTags(ctx, auth.userId)).map(tagJson);
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'POST',
     url: '/feeds/v2/tags.json',
-    scope: 'follow',
+    ...followScope,
     input: z.object({ old_name: requiredName(NAME_MAX), new_name: requiredName(NAME_MAX) }),
     response: { 200: z.array(taggingSchema) },
     handler: async ({ input, auth }) => {
@@ -98,10 +98,10 @@ export function registerTaggingRoutes(scope: FastifyInstance, scopes: RouteScope
     },
   });
 
-  readerRoute(scope, scopes, {
+  defineRoute(scope, {
     method: 'DELETE',
     url: '/feeds/v2/tags.json',
-    scope: 'follow',
+    ...followScope,
     input: z.object({ name: requiredName(NAME_MAX) }),
     response: { 200: z.array(taggingSchema) },
     handler: async ({ input, auth }) => {

@@ -1,27 +1,21 @@
-// The account object of /account/verify (identity.md) and the user shapes other services and the
-// operator see. Display rules live here so every view agrees.
+// Presenters of accounts: the account object of /account/verify and /account/me, the operator's view
+// of a user, and the public user other services see on the bus. Display rules live here so every
+// view agrees; the shapes are the route schemas' (routes/schemas.ts) and the contract's.
+import type { z } from 'zod';
 import type { PublicUser } from '@murmur/contracts';
 import { formatOffsetTime } from '@murmur/platform';
-import type { UserDoc } from '../store.js';
+import type {
+  accountSchema,
+  accountWithoutTokenSchema,
+  adminUserSchema,
+  createdUserSchema,
+} from '../routes/schemas.js';
+import type { UserDoc } from '../store/index.js';
 
-export interface AccountObject {
-  token?: string;
-  name: string;
-  username: string;
-  avatar: string;
-  bio: string;
-  default_site: string;
-  full_name: string;
-  fallback_avatar_url: string;
-  has_site: boolean;
-  plan: string;
-  plans: string[];
-  is_fullaccess: boolean;
-  is_premium: boolean;
-  is_using_ai: boolean;
-  /** Reader apps refuse to start without it (identity.md, "What real clients do"). */
-  has_inkwell: true;
-}
+export type AccountJson = z.input<typeof accountWithoutTokenSchema>;
+export type AccountWithTokenJson = z.input<typeof accountSchema>;
+export type AdminUserJson = z.input<typeof adminUserSchema>;
+export type CreatedUserJson = z.input<typeof createdUserSchema>;
 
 export const DEFAULT_PLAN = 'free';
 
@@ -33,11 +27,7 @@ export function displayName(user: UserDoc): string {
   return user.name || user.username;
 }
 
-export function accountObject(
-  user: UserDoc,
-  publicUrl: string,
-  usingAi = false,
-): Omit<AccountObject, 'token'> {
+export function accountObject(user: UserDoc, publicUrl: string, usingAi = false): AccountJson {
   const fallback = fallbackAvatarUrl(publicUrl, user.username);
   return {
     name: displayName(user),
@@ -55,6 +45,7 @@ export function accountObject(
     is_premium: false,
     // The reader says whether its recaps use the operator's summariser (there is no per-user switch).
     is_using_ai: usingAi,
+    // Reader apps refuse to start without it (docs/api/identity.md, "What real clients send").
     has_inkwell: true,
   };
 }
@@ -73,7 +64,7 @@ export function publicUser(user: UserDoc, publicUrl: string): PublicUser {
 }
 
 /** What the operator sees: stored values as they are (no fallbacks), never a secret. */
-export function adminUserView(user: UserDoc) {
+export function adminUserView(user: UserDoc): AdminUserJson {
   return {
     id: user._id,
     username: user.username,
@@ -88,4 +79,8 @@ export function adminUserView(user: UserDoc) {
     created_at: formatOffsetTime(user.createdAt),
   };
 }
-export type AdminUserView = ReturnType<typeof adminUserView>;
+
+/** The operator's answer to creating an account: the account and its first app token, shown once. */
+export function createdUserView(user: UserDoc, token: string): CreatedUserJson {
+  return { id: user._id, username: user.username, email: user.email ?? '', name: user.name, token };
+}

@@ -1,160 +1,34 @@
-// Identity's own collections, their indexes and the queries the domain needs. Secrets (app tokens,
-// sign-in tokens, session ids, IndieAuth requests, codes and access tokens) are only ever stored as
-// SHA-256 hex, and looked up by that hash.
+// Identity's own collections, their indexes and the named queries the domain needs (nothing else
+// touches the collections). Secrets (app tokens, sign-in tokens, session ids, IndieAuth requests,
+// codes and access tokens) are only ever stored as SHA-256 hex, and looked up by that hash.
 import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/platform';
+import type {
+  DefaultSiteCopy,
+  UserDoc,
+  AppTokenDoc,
+  SigninPurpose,
+  SigninTokenDoc,
+  AppDoc,
+  WebSessionDoc,
+  AuthRequestDoc,
+  AuthCodeDoc,
+  IndieAuthTokenDoc,
+  SecretDoc,
+  ProfileFields,
+} from './documents.js';
 
-export interface DefaultSiteCopy {
-  siteId: number;
-  host: string;
-  /** Absolute, ending in `/`: the user's IndieAuth `me`. */
-  url: string;
-}
-
-export interface UserDoc {
-  _id: number;
-  username: string;
-  /** Lowercased username: the unique key. */
-  usernameKey: string;
-  /** Absent for Apple accounts created without an email. */
-  email?: string;
-  /** Lowercased email: unique, sparse. */
-  emailKey?: string;
-  name: string;
-  fullName: string;
-  bio: string;
-  avatar: string;
-  plan: string;
-  plans: string[];
-  /** Apple `sub` once linked: unique, sparse. */
-  appleSub?: string;
-  /** Identity's copy of the user's default site, fed by publishing's site events. */
-  defaultSite?: DefaultSiteCopy;
-  createdAt: Date;
-  updatedAt: Date;
-  [key: string]: unknown;
-}
-
-export interface AppTokenDoc {
-  _id: number;
-  hash: string;
-  userId: number;
-  label: string;
-  kind: 'app';
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-  [key: string]: unknown;
-}
-
-export type SigninPurpose = 'signin' | 'signup';
-
-export interface SigninTokenDoc {
-  /** SHA-256 of the token. */
-  _id: string;
-  purpose: SigninPurpose;
-  /** Set for `signin`; a `signup` token belongs to nobody yet. */
-  userId: number | null;
-  appName: string | null;
-  /** The Apple `sub` a sign-up token was issued for. */
-  appleSub: string | null;
-  createdAt: Date;
-  expiresAt: Date;
-  usedAt: Date | null;
-  [key: string]: unknown;
-}
-
-export interface AppDoc {
-  _id: number;
-  appName: string;
-  redirectUrl: string;
-  createdAt: Date;
-  [key: string]: unknown;
-}
-
-export interface WebSessionDoc {
-  /** SHA-256 of the session id carried in the cookie. */
-  _id: string;
-  userId: number;
-  createdAt: Date;
-  expiresAt: Date;
-  [key: string]: unknown;
-}
-
-/** A validated authorization request, waiting for the person's decision (10 min). */
-export interface AuthRequestDoc {
-  /** SHA-256 of the opaque `request` id carried by the screen's forms. */
-  _id: string;
-  clientId: string;
-  redirectUri: string;
-  /** Returned unchanged; null when the client sent none. */
-  state: string | null;
-  responseType: 'code' | 'id';
-  /** Requested scope words this server knows, in the client's order. */
-  scopes: string[];
-  codeChallenge: string | null;
-  inkwell: boolean;
-  me: string | null;
-  /** The screen's own path and query, where an emailed sign-in link brings the person back. */
-  screenPath: string;
-  createdAt: Date;
-  expiresAt: Date;
-  [key: string]: unknown;
-}
-
-/** An authorization code: bound to everything the redemption must match (10 min, single use). */
-export interface AuthCodeDoc {
-  /** SHA-256 of the code. */
-  _id: string;
-  userId: number;
-  clientId: string;
-  redirectUri: string;
-  /** Granted scopes; empty → identity only. */
-  scopes: string[];
-  codeChallenge: string | null;
-  inkwell: boolean;
-  createdAt: Date;
-  expiresAt: Date;
-  usedAt: Date | null;
-  /** Set when someone presented the code again after it was used. */
-  replayedAt: Date | null;
-  /** Hash of the access token issued from it, so a replay can revoke that token. */
-  tokenHash: string | null;
-  [key: string]: unknown;
-}
-
-export interface IndieAuthTokenDoc {
-  /** SHA-256 of the access token. */
-  _id: string;
-  userId: number;
-  clientId: string;
-  scopes: string[];
-  /** The code it was issued from. */
-  codeHash: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-  [key: string]: unknown;
-}
-
-/** Server secrets made on first start and shared by every replica through the store. */
-export interface SecretDoc {
-  _id: string;
-  value: string;
-  createdAt: Date;
-  [key: string]: unknown;
-}
-
-export type ProfileFields = Partial<Pick<UserDoc, 'name' | 'fullName' | 'bio' | 'avatar' | 'plan' | 'plans'>>;
+export type * from './documents.js';
 
 export class IdentityStore {
-  readonly users: Collection<UserDoc>;
-  readonly appTokens: Collection<AppTokenDoc>;
-  readonly signinTokens: Collection<SigninTokenDoc>;
-  readonly apps: Collection<AppDoc>;
-  readonly webSessions: Collection<WebSessionDoc>;
-  readonly authRequests: Collection<AuthRequestDoc>;
-  readonly authCodes: Collection<AuthCodeDoc>;
-  readonly indieAuthTokens: Collection<IndieAuthTokenDoc>;
-  readonly secrets: Collection<SecretDoc>;
+  private readonly users: Collection<UserDoc>;
+  private readonly appTokens: Collection<AppTokenDoc>;
+  private readonly signinTokens: Collection<SigninTokenDoc>;
+  private readonly apps: Collection<AppDoc>;
+  private readonly webSessions: Collection<WebSessionDoc>;
+  private readonly authRequests: Collection<AuthRequestDoc>;
+  private readonly authCodes: Collection<AuthCodeDoc>;
+  private readonly indieAuthTokens: Collection<IndieAuthTokenDoc>;
+  private readonly secrets: Collection<SecretDoc>;
 
   constructor(private readonly store: Store) {
     this.users = store.collection<UserDoc>('users');
@@ -242,6 +116,10 @@ export class IdentityStore {
     return this.appTokens.findOne({ _id: id });
   }
 
+  async appTokenExists(filter: { _id: number } | { hash: string }): Promise<boolean> {
+    return (await this.appTokens.findOne(filter)) !== null;
+  }
+
   appTokensOfUser(userId: number): Promise<AppTokenDoc[]> {
     return this.appTokens.find({ userId }, { sort: { _id: 1 } });
   }
@@ -264,6 +142,11 @@ export class IdentityStore {
 
   insertSigninToken(token: SigninTokenDoc): Promise<SigninTokenDoc> {
     return this.signinTokens.insertOne(token);
+  }
+
+  /** The unused, unexpired sign-in token, left as it is. */
+  liveSigninToken(hash: string, purpose: SigninPurpose, now: Date): Promise<SigninTokenDoc | null> {
+    return this.signinTokens.findOne({ _id: hash, purpose, usedAt: null, expiresAt: { $gt: now } });
   }
 
   /**
@@ -293,6 +176,14 @@ export class IdentityStore {
 
   appByRedirectUrl(redirectUrl: string): Promise<AppDoc | null> {
     return this.apps.findOne({ redirectUrl });
+  }
+
+  /** Whether the operator registered an app with this redirect URL (any of the given spellings). */
+  async isRegisteredRedirect(...urls: string[]): Promise<boolean> {
+    for (const redirectUrl of new Set(urls)) {
+      if (await this.apps.findOne({ redirectUrl })) return true;
+    }
+    return false;
   }
 
   listApps(): Promise<AppDoc[]> {

@@ -1,70 +1,33 @@
-// Recap jobs: building a requested recap (cached per user and set of entries), and the weekly recap
-// email sent through identity's mailer on the user's chosen day.
+// The weekly recap email job: on the user's chosen day, the unread and starred entries of the last
+// 7 days, sent through identity's mailer.
+import { z } from 'zod';
 import { identity, mail } from '@murmur/contracts';
-import { escapeHtml } from '@murmur/platform';
+import { defineJob, escapeHtml, type Job } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
 import { loadEntries } from '../domain/entries.js';
-import { groupRecap, recapText, renderRecap, type RecapGroup } from '../domain/recap.js';
+import { recapText, renderRecap, type RecapGroup } from '../domain/recap.js';
+import { prepareRecap } from '../domain/recaps.js';
 import type { EntryDoc } from '../store.js';
 
-export const RECAP_TTL_MS = 7 * 24 * 60 * 60_000;
 /** Keeps the email within the mail contract's size limits. */
 export const WEEKLY_MAX_ENTRIES = 200;
 
-export interface RecapBuildPayload {
-  userId: number;
-  key: string;
-  ids: number[];
-}
-
-export interface RecapEmailPayload {
-  userId: number;
+const recapEmailPayload = z.object({
+  userId: z.number().int(),
   /** `YYYY-MM-DD` (UTC) the email is for. */
-  date: string;
-}
+  date: z.string().regex(/^\d{4}-\d\d-\d\d$/),
+});
+export type RecapEmailPayload = z.output<typeof recapEmailPayload>;
 
-async function feedTitles(ctx: ReaderContext, userId: number, entries: EntryDoc[]) {
-  const view = await ctx.views.get(userId);
-  const feeds = await ctx.store.feeds.find({ _id: { $in: [...new Set(entries.map((e) => e.feedId))] } });
-  const titles = new Map(feeds.map((f) => [f._id, f.title ?? new URL(f.url).host]));
-  return (feedId: number) => view.subscriptionByFeed.get(feedId)?.title ?? titles.get(feedId) ?? 'Feed';
-}
-
-/** Groups, and the summariser's texts when it is configured and answers; never fails because of it. */
-async function prepare(ctx: ReaderContext, userId: number, entries: EntryDoc[]) {
-  const groups = groupRecap(entries, await feedTitles(ctx, userId, entries));
-  let summaries: Map<number, string> | undefined;
-  if (ctx.summariser) {
-    try {
-      const items = groups.flatMap((g) => g.items).map((i) => ({ id: i.id, title: i.title, text: i.lead }));
-      const byId = new Map(entries.map((e) => [e._id, e]));
-      for (const item of items) item.text = byId.get(item.id)?.summary || item.text;
-      summaries = await ctx.summariser.summarise(items);
-    } catch (err) {
-      ctx.logger.warn({ err }, 'recap summariser failed; using the extractive recap');
-    }
-  }
-  return { groups, summaries };
-}
-
-export async function buildRecap(ctx: ReaderContext, payload: RecapBuildPayload): Promise<void> {
-  const entries = await loadEntries(ctx.store, payload.ids);
-  const { groups, summaries } = await prepare(ctx, payload.userId, entries);
-  const now = ctx.clock.nowDate();
-  await ctx.store.recaps.updateOne(
-    { _id: payload.key },
-    {
-      $set: { status: 'ready', html: renderRecap(groups, summaries), updatedAt: now },
-      $setOnInsert: {
-        userId: payload.userId,
-        ids: payload.ids,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + RECAP_TTL_MS),
-      },
-    },
-    { upsert: true },
-  );
-}
+export const recapEmailJob = defineJob({
+  name: 'reader.recap-email.send',
+  formerNames: ['reader.recap.email'],
+  payload: recapEmailPayload,
+  // A failure (identity or its mailer unreachable) is retried; after the last attempt the user gets
+  // no email that week (logged), and the next one comes on the next chosen day.
+  options: { concurrency: 2 },
+  handle: (ctx: ReaderContext, payload, job: Job<RecapEmailPayload>) => sendWeeklyRecap(ctx, payload, job),
+});
 
 function emailDocument(groups: RecapGroup[], fragment: string): string {
   const count = groups.reduce((n, g) => n + g.items.length, 0);
@@ -126,7 +89,7 @@ async function sendRecapMail(
   const { user } = await ctx.bus.request(identity.usersGet, { id: payload.userId });
   if (!user || !user.email) return void (await markSent());
 
-  const { groups, summaries } = await prepare(ctx, payload.userId, entries);
+  const { groups, summaries } = await prepareRecap(ctx, payload.userId, entries);
   await ctx.bus.request(mail.mailSend, {
     to: user.email,
     subject: 'Your weekly reading recap',

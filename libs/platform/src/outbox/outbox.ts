@@ -1,0 +1,458 @@
+// The transactional outbox (docs/adr/0009-outbox-and-self-healing-bus.md): a service records the events of a state
+// change in its own store, next to the state, and a relay publishes them on the bus — once the bus is there. A
+// request never fails, and an event is never lost, because NATS is down at the moment the state changed.
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { EventDef, EventEnvelope } from '@murmur/contracts';
+import type { Bus, Headers } from '../bus/port.js';
+import { encodeEvent, normalizeHeaders } from '../bus/wire.js';
+import { retryDelayMs } from '../jobs/backoff.js';
+import { DuplicateKeyError, type Collection, type Store } from '../store/index.js';
+
+/**
+ * One event in the outbox. `_id` is the event id, so recording the same event twice (a client retrying with the
+ * same deterministic id) keeps one document, and the bus drops a second publish within its duplicate window.
+ */
+export type OutboxDoc = {
+  _id: string;
+  /** `staged`: the state change may not have happened yet; `ready`: publish it; `sent`: kept to absorb re-records. */
+  state: 'staged' | 'ready' | 'sent';
+  subject: string;
+  type: string;
+  producer: string;
+  /** The envelope as it will travel (JSON text): what the relay publishes is exactly what was recorded. */
+  body: string;
+  headers: Headers;
+  createdAt: Date;
+  /** Breaks ties between events recorded in the same millisecond by this process: creation order. */
+  seq: number;
+  /** Failed publish attempts so far. */
+  attempts: number;
+  /** Not published (nor, for staged events, verified) before this time. */
+  nextAttemptAt: Date;
+  lastError: string | null;
+  sentAt?: Date;
+  /** Sent events are deleted after this (TTL index). */
+  expiresAt?: Date;
+};
+
+/** The relay's leadership: one document in the outbox collection, so replicas publish in one order, not in turns. */
+type LockDoc = {
+  _id: string;
+  state: 'lock';
+  holder: string;
+  leaseUntil: Date;
+};
+
+export interface OutboxOptions {
+  store: Store;
+  bus: Bus;
+  logger: Logger;
+  /** Names the log lines. */
+  service: string;
+  /** Default `outbox`. */
+  collection?: string;
+  /** How often a relay looks for events recorded by other replicas, and for its leadership. Default 500 ms. */
+  pollIntervalMs?: number;
+  /** Publish retries wait about base·2ⁿ⁻¹ (equal jitter), at most max. Defaults 500 ms and 30 s. */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** A staged event not committed within this is settled by its verifier. Default 30 s. */
+  stagedTimeoutMs?: number;
+  /** How long sent events are kept, so that re-recording one is a no-op. Default 1 day. */
+  sentRetentionMs?: number;
+  /** How long a relay's leadership lasts without renewal. Default 15 s. */
+  leaseMs?: number;
+  /** The clock (tests). Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+export interface OutboxPublishOptions {
+  /**
+   * The event id. Use a deterministic one (`eventIdFor`) whenever the operation can be retried: a retry then
+   * records the same event instead of a second one. Default: a random UUID.
+   */
+  id?: string;
+  headers?: Headers;
+}
+
+/** An event recorded before its state change; see `Outbox.stage`. */
+export interface StagedEvent<D> {
+  readonly envelope: EventEnvelope<D>;
+  /** The state change is stored: publish the event. Idempotent. */
+  commit(): Promise<void>;
+  /**
+   * The state change failed. The verifier decides (a retry of the same operation may have stored the state
+   * earlier): the event is published if the state exists, deleted otherwise.
+   */
+  discard(): Promise<void>;
+}
+
+/** Whether the state a staged event announces exists. Must be a read, must not throw for a missing entity. */
+export type OutboxVerifier<D> = (envelope: EventEnvelope<D>) => Promise<boolean>;
+
+export interface Outbox {
+  /**
+   * Records an event for a state change that is already stored, and returns at once: the relay publishes it.
+   * Rejects only when the store does (or with BusValidationError for invalid data, before storing anything).
+   * Recording an id that is already in the outbox returns the recorded envelope and records nothing.
+   */
+  publish<D>(def: EventDef<D>, data: D, options?: OutboxPublishOptions): Promise<EventEnvelope<D>>;
+  /**
+   * Records an event BEFORE its state change, for writes that cannot be repeated safely: stage, write the state,
+   * then `commit()`. If the process dies in between, the relay asks the verifier registered for `def` after
+   * `stagedTimeoutMs` whether the state exists, and publishes or deletes the event. Throws if no verifier is
+   * registered.
+   */
+  stage<D>(def: EventDef<D>, data: D, options?: OutboxPublishOptions): Promise<StagedEvent<D>>;
+  /** Registers how to tell whether the state a staged `def` event announces was stored. */
+  verify<D>(def: EventDef<D>, verifier: OutboxVerifier<D>): void;
+  /** Starts the relay (call with the service's start). Idempotent. */
+  start(): Promise<void>;
+  /** Stops the relay after the publish in progress; unsent events stay for the next start (or another replica). */
+  stop(): Promise<void>;
+  /** Publishes what is due now and resolves when the pass is over (tests, graceful shutdown). */
+  flush(): Promise<void>;
+  /** Events recorded and not yet published (staged ones included). */
+  pending(): Promise<number>;
+}
+
+const LOCK_ID = '~relay';
+/**
+ * Creation order within this process, shared by every outbox in it: `createdAt` never goes back (even if the wall
+ * clock does) and `seq` orders events of one millisecond. Across processes, events of one millisecond are concurrent.
+ */
+let lastCreated = 0;
+let sequence = 0;
+function creationStamp(now: Date): { createdAt: Date; seq: number } {
+  lastCreated = Math.max(lastCreated, now.getTime());
+  sequence += 1;
+  return { createdAt: new Date(lastCreated), seq: sequence };
+}
+const BATCH = 50;
+const anyData = z.unknown();
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function createOutbox(options: OutboxOptions): Outbox {
+  return new StoreOutbox(options);
+}
+
+class StoreOutbox implements Outbox {
+  private readonly events: Collection<OutboxDoc>;
+  private readonly locks: Collection<LockDoc>;
+  private readonly log: Logger;
+  private readonly now: () => Date;
+  private readonly verifiers = new Map<string, OutboxVerifier<unknown>>();
+  private readonly me = randomBytes(9).toString('base64url');
+  private readonly poll: number;
+  private indexes: Promise<void> | undefined;
+  private running = false;
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private pass: Promise<void> | undefined;
+  private again = false;
+  /** When the relay is allowed to try again after a failed publish (it keeps creation order: nothing skips ahead). */
+  private blockedUntil = 0;
+  private passFailures = 0;
+
+  constructor(private readonly options: OutboxOptions) {
+    const name = options.collection ?? 'outbox';
+    this.events = options.store.collection<OutboxDoc>(name);
+    this.locks = options.store.collection<LockDoc>(name);
+    this.log = options.logger.child({ component: 'outbox', service: options.service });
+    this.now = options.now ?? (() => new Date());
+    this.poll = options.pollIntervalMs ?? 500;
+  }
+
+  private ensureIndexes(): Promise<void> {
+    this.indexes ??= (async () => {
+      await this.events.createIndex({ state: 1, createdAt: 1, seq: 1 });
+      await this.events.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    })().catch((err: unknown) => {
+      this.indexes = undefined;
+      throw err;
+    });
+    return this.indexes;
+  }
+
+  async publish<D>(def: EventDef<D>, data: D, opts: OutboxPublishOptions = {}): Promise<EventEnvelope<D>> {
+    const { envelope, existing } = await this.record(def, data, opts, 'ready');
+    // A staged copy of the same event (an earlier attempt that died before commit): the state is there now.
+    if (existing?.state === 'staged') await this.markReady(envelope.id);
+    this.kick();
+    return envelope;
+  }
+
+  async stage<D>(def: EventDef<D>, data: D, opts: OutboxPublishOptions = {}): Promise<StagedEvent<D>> {
+    if (!this.verifiers.has(def.subject)) {
+      throw new Error(`outbox.stage(${def.subject}) needs a verifier: call outbox.verify() for it first`);
+    }
+    const { envelope } = await this.record(def, data, opts, 'staged');
+    return {
+      envelope,
+      commit: async () => {
+        await this.markReady(envelope.id);
+        this.kick();
+      },
+      discard: async () => {
+        await this.settleStaged(envelope.id);
+        this.kick();
+      },
+    };
+  }
+
+  verify<D>(def: EventDef<D>, verifier: OutboxVerifier<D>): void {
+    this.verifiers.set(def.subject, verifier as OutboxVerifier<unknown>);
+  }
+
+  private async record<D>(
+    def: EventDef<D>,
+    data: D,
+    opts: OutboxPublishOptions,
+    state: 'staged' | 'ready',
+  ): Promise<{ envelope: EventEnvelope<D>; existing?: OutboxDoc }> {
+    const now = this.now();
+    // Validated and size-checked here, so that what the relay publishes later cannot be refused for its content.
+    const { envelope, body } = encodeEvent(def, data, { id: opts.id, occurredAt: now.toISOString() });
+    await this.ensureIndexes();
+    const doc: OutboxDoc = {
+      _id: envelope.id,
+      state,
+      subject: def.subject,
+      type: def.type,
+      producer: def.producer,
+      body,
+      headers: normalizeHeaders(opts.headers),
+      ...creationStamp(now),
+      attempts: 0,
+      nextAttemptAt: state === 'staged' ? new Date(now.getTime() + this.stagedTimeout) : now,
+      lastError: null,
+    };
+    try {
+      await this.events.insertOne(doc);
+      return { envelope };
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const existing = await this.events.findOne({ _id: envelope.id });
+      if (!existing) throw err;
+      return { envelope: JSON.parse(existing.body) as EventEnvelope<D>, existing };
+    }
+  }
+
+  private get stagedTimeout(): number {
+    return this.options.stagedTimeoutMs ?? 30_000;
+  }
+
+  private async markReady(id: string): Promise<void> {
+    await this.events.updateOne(
+      { _id: id, state: 'staged' },
+      { $set: { state: 'ready', nextAttemptAt: this.now() } },
+    );
+  }
+
+  /** A staged event whose operation did not commit: publish it if its state exists, else forget it. */
+  private async settleStaged(id: string): Promise<void> {
+    const doc = await this.events.findOne({ _id: id, state: 'staged' });
+    if (!doc) return;
+    const verifier = this.verifiers.get(doc.subject);
+    if (!verifier) {
+      // Staged by a replica that knows a verifier this one lacks (e.g. during a rolling update): leave it to them.
+      this.log.warn({ eventId: id, subject: doc.subject }, 'outbox: no verifier for a staged event');
+      await this.events.updateOne(
+        { _id: id, state: 'staged' },
+        { $set: { nextAttemptAt: new Date(this.now().getTime() + this.stagedTimeout) } },
+      );
+      return;
+    }
+    const exists = await verifier(JSON.parse(doc.body) as EventEnvelope<unknown>);
+    if (exists) await this.markReady(id);
+    else await this.events.deleteOne({ _id: id, state: 'staged' });
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    await this.ensureIndexes();
+    this.running = true;
+    this.stopping = false;
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.stopping = true;
+    clearTimeout(this.timer);
+    while (this.pass) await this.pass;
+    // Hand leadership over at once instead of letting other replicas wait for the lease to lapse.
+    await this.locks
+      .updateOne({ _id: LOCK_ID, holder: this.me }, { $set: { leaseUntil: new Date(0) } })
+      .catch(() => undefined);
+    this.stopping = false;
+  }
+
+  async flush(): Promise<void> {
+    await this.ensureIndexes();
+    this.blockedUntil = 0;
+    while (this.pass) await this.pass;
+    const pass = this.runPass();
+    this.pass = pass;
+    try {
+      await pass;
+    } finally {
+      this.pass = undefined;
+    }
+    if (this.again) {
+      this.again = false;
+      this.kick();
+    }
+  }
+
+  async pending(): Promise<number> {
+    return this.events.countDocuments({ state: { $in: ['staged', 'ready'] } });
+  }
+
+  /** Runs a pass now, or right after the one in progress. */
+  private kick(): void {
+    if (!this.running) return;
+    if (this.pass) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.pass = this.runPass().finally(() => {
+      this.pass = undefined;
+      if (!this.running) return;
+      if (this.again) {
+        this.again = false;
+        return this.kick();
+      }
+      // Every poll, even while publishing waits for its backoff: the pass also renews the relay lease.
+      this.timer = setTimeout(() => this.kick(), this.poll * (0.9 + Math.random() * 0.2));
+      this.timer.unref();
+    });
+  }
+
+  private async runPass(): Promise<void> {
+    try {
+      if (!(await this.lead())) return;
+      await this.settleOverdueStaged();
+      if (Date.now() < this.blockedUntil) return;
+      await this.publishReady();
+      if (this.passFailures > 0) this.log.info({ failures: this.passFailures }, 'outbox relay works again');
+      this.passFailures = 0;
+    } catch (err) {
+      // Usually the store is unreachable: say so once, then every 100 polls, not twice a second.
+      if (this.passFailures++ % 100 === 0) this.log.warn({ err }, 'outbox relay pass failed');
+    }
+  }
+
+  /** Takes or renews the relay lease; false while another replica holds it. */
+  private async lead(): Promise<boolean> {
+    const now = this.now();
+    const leaseUntil = new Date(now.getTime() + (this.options.leaseMs ?? 15_000));
+    try {
+      const lock = await this.locks.findOneAndUpdate(
+        { _id: LOCK_ID, $or: [{ holder: this.me }, { leaseUntil: { $lt: now } }] },
+        { $set: { state: 'lock', holder: this.me, leaseUntil } },
+        { upsert: true },
+      );
+      return lock?.holder === this.me;
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return false; // held by another replica
+      throw err;
+    }
+  }
+
+  private async settleOverdueStaged(): Promise<void> {
+    const overdue = await this.events.find(
+      { state: 'staged', nextAttemptAt: { $lte: this.now() } },
+      { sort: { createdAt: 1 }, limit: BATCH },
+    );
+    for (const doc of overdue) {
+      try {
+        await this.settleStaged(doc._id);
+      } catch (err) {
+        this.log.warn({ err, eventId: doc._id }, 'outbox could not verify a staged event');
+      }
+    }
+  }
+
+  /** Publishes ready events oldest first; the first failure ends the pass, so no event overtakes an older one. */
+  private async publishReady(): Promise<void> {
+    for (;;) {
+      const batch = await this.events.find(
+        { state: 'ready' },
+        { sort: { createdAt: 1, seq: 1 }, limit: BATCH },
+      );
+      for (const doc of batch) {
+        if (this.stopping) return;
+        if (doc.nextAttemptAt.getTime() > this.now().getTime()) {
+          this.blockedUntil = Date.now() + (doc.nextAttemptAt.getTime() - this.now().getTime());
+          return;
+        }
+        if (!(await this.publishOne(doc))) return;
+      }
+      if (batch.length < BATCH) return;
+    }
+  }
+
+  private async publishOne(doc: OutboxDoc): Promise<boolean> {
+    const envelope = JSON.parse(doc.body) as EventEnvelope<unknown>;
+    const def: EventDef<unknown> = {
+      kind: 'event',
+      subject: doc.subject,
+      type: doc.type,
+      producer: doc.producer,
+      data: anyData, // validated when recorded
+    };
+    try {
+      await this.options.bus.publish(def, envelope.data, {
+        id: envelope.id,
+        occurredAt: envelope.occurredAt,
+        headers: doc.headers,
+      });
+    } catch (err) {
+      const attempts = doc.attempts + 1;
+      const delay = retryDelayMs(
+        attempts,
+        this.options.backoffBaseMs ?? 500,
+        this.options.backoffMaxMs ?? 30_000,
+      );
+      this.blockedUntil = Date.now() + delay;
+      const level = attempts === 1 || attempts % 10 === 0 ? 'warn' : 'debug';
+      this.log[level](
+        { err, eventId: doc._id, subject: doc.subject, attempts, retryInMs: delay },
+        'outbox could not publish; will retry',
+      );
+      await this.events.updateOne(
+        { _id: doc._id, state: 'ready' },
+        {
+          $set: {
+            attempts,
+            lastError: errorText(err),
+            nextAttemptAt: new Date(this.now().getTime() + delay),
+          },
+        },
+      );
+      return false;
+    }
+    const now = this.now();
+    await this.events.updateOne(
+      { _id: doc._id, state: 'ready' },
+      {
+        $set: {
+          state: 'sent',
+          sentAt: now,
+          expiresAt: new Date(now.getTime() + (this.options.sentRetentionMs ?? 24 * 60 * 60_000)),
+        },
+      },
+    );
+    if (doc.attempts > 0)
+      this.log.info({ eventId: doc._id, attempts: doc.attempts }, 'outbox published after retries');
+    return true;
+  }
+}
