@@ -159,7 +159,7 @@ switch (command) {
     build();
     const [which, ...options] = rest[0] && !rest[0].startsWith('-') ? rest : ['gateway', ...rest];
     const script = join(root, 'bench', which, 'run.mjs');
-    if (!existsSync(script)) fail(`no benchmark "${which}" (bench/<name>/run.mjs): gateway, reader`);
+    if (!existsSync(script)) fail(`no benchmark "${which}" (bench/<name>/run.mjs): gateway, reader, feeds`);
     process.exit(run(process.execPath, [script, ...options]));
     break;
   }

@@ -12,7 +12,7 @@ export class AdminApiError extends Error {
 
 export interface AdminClient {
   call<T = unknown>(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     body?: Record<string, unknown>,
   ): Promise<T>;

@@ -53,6 +53,8 @@ export const USAGE = `murmur — Murmur server and operator CLI
   murmur apps register --name APP --redirect-url URL
   murmur apps list
   murmur apps remove --id ID
+  murmur blogroll add USER [--categories a,b]   list USER's sites in /blogroll.org.json
+  murmur blogroll remove USER
   murmur outbox [--last N] [--link]             emails written to DATA_DIR/outbox (no MAIL_URL set)
 
 Admin commands talk to MURMUR_URL (default: PUBLIC_URL, else http://localhost:$PORT) with
@@ -165,6 +167,24 @@ export async function runAdminCommand(
       if (!/^\d+$/.test(id)) throw new UsageError('--id must be an app id (a number)');
       await api.call('DELETE', `/admin/apps/${id}`);
       return print({}, () => `removed app ${id}`);
+    }
+    case 'blogroll add': {
+      const user = need(flags, 'user');
+      const categories = optional(flags, 'categories');
+      const res = await api.call<{ username: string; categories: string[] }>(
+        'PUT',
+        `/admin/blogroll/${encodeURIComponent(user)}`,
+        categories ? { categories: categories.split(',') } : {},
+      );
+      return print(
+        res,
+        () => `${res.username} is in the blogroll (${res.categories.join(', ') || 'no categories'})`,
+      );
+    }
+    case 'blogroll remove': {
+      const user = need(flags, 'user');
+      await api.call('DELETE', `/admin/blogroll/${encodeURIComponent(user)}`);
+      return print({}, () => `${user} left the blogroll`);
     }
     default:
       throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}"`);

@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
       link: { type: 'boolean' },
     },
   });
-  const [group, action] = positionals;
+  const [group, action, subject] = positionals;
   if (!group || values.help || group === 'help') {
     process.stdout.write(USAGE + '\n');
     return group || values.help ? 0 : 1;
@@ -64,7 +64,9 @@ async function main(argv: string[]): Promise<number> {
   const token = process.env.MURMUR_ADMIN_TOKEN ?? readAdminToken(process.env.DATA_DIR ?? './data');
   if (!token)
     throw new UsageError('set MURMUR_ADMIN_TOKEN (or run `murmur start` once, which stores one in DATA_DIR)');
-  await runAdminCommand(adminClient(adminBaseUrl(process.env), token), group, action, values, {
+  // A third word is the command's subject (`murmur blogroll add ada`), the same as --user.
+  const flags = subject !== undefined && values.user === undefined ? { ...values, user: subject } : values;
+  await runAdminCommand(adminClient(adminBaseUrl(process.env), token), group, action, flags, {
     out: (line) => process.stdout.write(line + '\n'),
   });
   return 0;

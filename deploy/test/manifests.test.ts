@@ -3,6 +3,7 @@
 // service URLs line up, and compose and Kubernetes run the same set of processes from the one image.
 // Nothing here needs Docker or a cluster: the files are read as data.
 import { describe, expect, it } from '@jest/globals';
+import { feedsConfigSchema } from '@murmur/feeds';
 import { gatewayConfigSchema } from '@murmur/gateway';
 import { identityConfigSchema, identityService } from '@murmur/identity';
 import { publishingConfigSchema } from '@murmur/publishing';
@@ -60,6 +61,7 @@ interface ConfigSchema {
 /** The config schema of every deployable process. A new service adds its line here. */
 const SCHEMAS: Record<string, ConfigSchema> = {
   identity: identityConfigSchema,
+  feeds: feedsConfigSchema,
   publishing: publishingConfigSchema,
   reader: readerConfigSchema,
   gateway: gatewayConfigSchema,

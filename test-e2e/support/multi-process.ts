@@ -16,7 +16,15 @@ export interface MultiProcess {
   stop(): Promise<void>;
 }
 
-export async function startMultiProcess(publicUrl = 'http://murmur.test'): Promise<MultiProcess> {
+export interface MultiProcessOptions {
+  /** Also start publishing and feeds, each in its own process (the feeds flow needs both). */
+  withFeeds?: boolean;
+}
+
+export async function startMultiProcess(
+  publicUrl = 'http://murmur.test',
+  options: MultiProcessOptions = {},
+): Promise<MultiProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-e2e-multi-'));
   const adminToken = randomBytes(32).toString('base64url');
   const children: ChildHandle[] = [];
@@ -47,15 +55,34 @@ export async function startMultiProcess(publicUrl = 'http://murmur.test'): Promi
       MURMUR_ADMIN_TOKEN: adminToken,
     });
     children.push(identity);
+    const extra: Record<string, string> = {};
+    const ready: Array<[ChildHandle, string]> = [];
+    if (options.withFeeds) {
+      for (const name of ['publishing', 'feeds'] as const) {
+        const port = await freePort();
+        const child = startChild(name, `services/${name}/dist/main.js`, {
+          ...common,
+          [`${name.toUpperCase()}_PORT`]: String(port),
+          STORE_URL: `file:${join(dataDir, `${name}-store`)}`,
+          DATA_DIR: join(dataDir, `${name}-data`),
+          MURMUR_ADMIN_TOKEN: adminToken,
+        });
+        children.push(child);
+        extra[`${name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
+        ready.push([child, `http://127.0.0.1:${port}/readyz`]);
+      }
+    }
     const gateway = startChild('gateway', 'gateway/dist/main.js', {
       ...common,
       PORT: String(gatewayPort),
       // The aggregate /readyz is on the gateway's internal port only.
       GATEWAY_INTERNAL_PORT: String(internalPort),
       IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+      ...extra,
     });
     children.push(gateway);
     await waitReady(identity, `http://127.0.0.1:${identityPort}/readyz`);
+    for (const [child, url] of ready) await waitReady(child, url);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     await waitReady(gateway, `http://127.0.0.1:${internalPort}/readyz`);
     return { gatewayUrl, adminToken, publicUrl, smtp, stop };

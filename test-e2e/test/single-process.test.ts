@@ -5,6 +5,7 @@ import { freePort, startSmtpCapture, type SmtpCapture } from '@murmur/platform/t
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runFeedsFlow } from '../support/feeds-flow.js';
 import { runAccountFlow } from '../support/flow.js';
 
 describe('single process (embedded store, in-process bus)', () => {
@@ -39,6 +40,10 @@ describe('single process (embedded store, in-process bus)', () => {
       adminToken: murmur.adminToken,
       smtp,
     });
+  });
+
+  test('200-feeds-flow: follow, publish → timeline, edit, mention, delete', async () => {
+    await runFeedsFlow({ gatewayUrl: `http://127.0.0.1:${murmur.port}`, adminToken: murmur.adminToken });
   });
 
   test('200-default-site: a new user gets a site from publishing, identity learns it, the site declares IndieAuth', async () => {

@@ -1,0 +1,31 @@
+// What every domain function receives: configuration, the store's named queries, the bus, the job
+// queue, the safe fetcher, the in-memory read model and the clock.
+import type { Bus, JobQueue, Logger, SafeFetcher, StoreRateLimiter } from '@murmur/platform';
+import type { FeedsConfig } from '../config.js';
+import type { FeedsStore } from '../store.js';
+import type { FollowingCache } from './following-cache.js';
+import type { PostIndex } from './post-index.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface FeedsContext {
+  config: FeedsConfig;
+  logger: Logger;
+  store: FeedsStore;
+  bus: Bus;
+  jobs: JobQueue;
+  fetcher: SafeFetcher;
+  clock: Clock;
+  index: PostIndex;
+  following: FollowingCache;
+  /** Newest revision of any user or site copy: profile changes alter every feed's author cards. */
+  profiles: { rev: number };
+  /** When this process started: the Last-Modified of a feed that never changed. */
+  startedAt: Date;
+  /** Bookmarks and read-later saves per user per minute. */
+  saveLimiter: StoreRateLimiter;
+}

@@ -1,0 +1,119 @@
+// The follow graph: one edge per (follower, followee) pair, held by a unique index. A new edge is
+// announced (evt.feeds.follow.created) once; a repeated follow or an unfollow of nobody is a no-op.
+import { feeds } from '@murmur/contracts';
+import { badRequest, formatOffsetTime, notFound, type Headers } from '@murmur/platform';
+import type { UserDoc } from '../store.js';
+import type { FeedsContext } from './context.js';
+import { findUserById, NO_SUCH_USER, profilesOf, userByUsernameOr404, type Profile } from './users.js';
+
+async function caller(ctx: FeedsContext, userId: number): Promise<UserDoc> {
+  const user = await findUserById(ctx, userId);
+  if (!user) throw notFound(NO_SUCH_USER);
+  return user;
+}
+
+export async function follow(
+  ctx: FeedsContext,
+  followerId: number,
+  target: UserDoc,
+  headers?: Headers,
+): Promise<void> {
+  if (target._id === followerId) throw badRequest('username: you cannot follow yourself', 'username');
+  const follower = await caller(ctx, followerId);
+  const now = ctx.clock.now();
+  const created = await ctx.store.follow(followerId, target._id, now);
+  if (!created) return;
+  await ctx.store.markGraphChanged(followerId, now);
+  await ctx.bus.publish(
+    feeds.followCreated,
+    {
+      followerId,
+      followerUsername: follower.username,
+      followeeId: target._id,
+      followeeUsername: target.username,
+      createdAt: formatOffsetTime(now),
+    },
+    { id: `follow-${followerId}-${target._id}-${now.getTime()}`, ...(headers ? { headers } : {}) },
+  );
+}
+
+export async function unfollow(ctx: FeedsContext, followerId: number, target: UserDoc): Promise<void> {
+  if (await ctx.store.unfollow(followerId, target._id)) {
+    await ctx.store.markGraphChanged(followerId, ctx.clock.now());
+  }
+}
+
+export async function followByUsername(
+  ctx: FeedsContext,
+  followerId: number,
+  username: string,
+  headers?: Headers,
+): Promise<void> {
+  await follow(ctx, followerId, await userByUsernameOr404(ctx, username), headers);
+}
+
+export async function unfollowByUsername(
+  ctx: FeedsContext,
+  followerId: number,
+  username: string,
+): Promise<void> {
+  await unfollow(ctx, followerId, await userByUsernameOr404(ctx, username));
+}
+
+/** Whom `user` follows (cached per process, checked against the user's graph version). */
+export async function followeesOf(ctx: FeedsContext, user: UserDoc): Promise<number[]> {
+  const version = user.graphVersion ?? 0;
+  const cached = ctx.following.get(user._id, version);
+  if (cached) return cached;
+  const ids = await ctx.store.followeeIds(user._id);
+  ctx.following.set(user._id, version, ids);
+  return ids;
+}
+
+export interface FollowingEntry extends Profile {
+  isFollowing: boolean;
+  isYou: boolean;
+}
+
+/** Everyone `username` follows, sorted by username, with flags relative to `viewerId`. */
+export async function followingOf(
+  ctx: FeedsContext,
+  username: string,
+  viewerId: number,
+): Promise<FollowingEntry[]> {
+  const user = await userByUsernameOr404(ctx, username);
+  const ids = await followeesOf(ctx, user);
+  const profiles = await profilesOf(ctx, ids);
+  const viewer = await findUserById(ctx, viewerId);
+  const viewerFollows = new Set(viewer ? await followeesOf(ctx, viewer) : []);
+  return [...profiles.values()]
+    .sort((a, b) => a.username.localeCompare(b.username))
+    .map((p) => ({ ...p, isFollowing: viewerFollows.has(p.userId), isYou: p.userId === viewerId }));
+}
+
+/** A follow target named by username, or by a profile URL (`me`) — for the Microsub adapter. */
+export async function resolveTarget(
+  ctx: FeedsContext,
+  target: { username: string } | { url: string },
+): Promise<UserDoc> {
+  if ('username' in target) return userByUsernameOr404(ctx, target.username);
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    throw badRequest('url: must be an absolute URL', 'url');
+  }
+  const href = url.href.endsWith('/') ? url.href : `${url.href}/`;
+  const site = await ctx.store.siteByUrl(href);
+  if (site) {
+    const user = await findUserById(ctx, site.userId);
+    if (user) return user;
+  }
+  // `{PUBLIC_URL}/{username}/` is every user's profile URL when they have no site of their own.
+  const base = `${ctx.config.PUBLIC_URL}/`;
+  if (href.startsWith(base)) {
+    const rest = href.slice(base.length).replace(/\/$/, '');
+    if (/^[^/]+$/.test(rest)) return userByUsernameOr404(ctx, decodeURIComponent(rest));
+  }
+  throw notFound(NO_SUCH_USER);
+}

@@ -1,0 +1,59 @@
+// The public JSON Feeds: a user's timeline, mentions and webmentions, the photos of the whole
+// service and the blogroll. Readable cross-origin (the gateway adds CORS to these routes).
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { defineRoute } from '@murmur/platform';
+import { blogrollView } from '../domain/blogroll.js';
+import type { FeedsContext } from '../domain/context.js';
+import { mentionsView, photosView, timelineView } from '../domain/timelines.js';
+import { webmentionsView } from '../domain/webmentions.js';
+import { answerFeed, publicFeedHeaders } from './http-cache.js';
+import { countParam, usernameParam } from './params.js';
+import { jsonFeedSchema } from './schemas.js';
+
+export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsContext): void {
+  scope.addHook('onRequest', async (_request, reply) => publicFeedHeaders(reply));
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/feeds/photos.json',
+    response: { 200: jsonFeedSchema },
+    handler: ({ request, reply }) => answerFeed(request, reply, photosView(ctx), ctx),
+  });
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/blogroll.org.json',
+    response: { 200: jsonFeedSchema },
+    handler: async ({ request, reply }) => answerFeed(request, reply, await blogrollView(ctx), ctx),
+  });
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/feeds/:username.json',
+    params: usernameParam,
+    input: z.object({ count: countParam }),
+    response: { 200: jsonFeedSchema },
+    handler: async ({ params, input, request, reply }) =>
+      answerFeed(request, reply, await timelineView(ctx, params.username, input.count), ctx),
+  });
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/feeds/:username/mentions.json',
+    params: usernameParam,
+    input: z.object({ count: countParam }),
+    response: { 200: jsonFeedSchema },
+    handler: async ({ params, input, request, reply }) =>
+      answerFeed(request, reply, await mentionsView(ctx, params.username, input.count), ctx),
+  });
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/feeds/:username/webmentions.json',
+    params: usernameParam,
+    response: { 200: jsonFeedSchema },
+    handler: async ({ params, request, reply }) =>
+      answerFeed(request, reply, await webmentionsView(ctx, params.username), ctx),
+  });
+}

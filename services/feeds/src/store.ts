@@ -1,0 +1,407 @@
+// The feeds service's own collections, their indexes and every query the service makes. Copies of
+// users, sites and posts come from other services' events; follows, bookmarks, read-later articles,
+// queue tokens and the blogroll opt-in are owned here. Copies carry `rev` (the event's time and
+// kind, see domain/revisions.ts) so an older event never overwrites a newer copy.
+import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/platform';
+
+export interface UserDoc {
+  _id: number;
+  username: string;
+  /** Lower-case username: profile paths are case-insensitive. */
+  usernameKey: string;
+  name: string;
+  avatar: string;
+  rev: number;
+  /** Last follow or unfollow by this user: validates cached following lists and feed validators. */
+  graphChangedAt?: Date;
+  /** Incremented by every follow or unfollow of this user (cache key of the following list). */
+  graphVersion?: number;
+  /** Last change to this user's bookmarks, read-later queue or queue token (private feed validator). */
+  queueChangedAt?: Date;
+  [key: string]: unknown;
+}
+
+export interface SiteDoc {
+  _id: number;
+  userId: number;
+  username: string;
+  url: string;
+  isDefault: boolean;
+  title: string;
+  description: string;
+  rev: number;
+  [key: string]: unknown;
+}
+
+export interface PostDoc {
+  _id: number;
+  userId: number;
+  siteId: number;
+  url: string;
+  title: string;
+  contentHtml: string;
+  contentText: string;
+  publishedAt: Date;
+  photos: string[];
+  mentionIds: number[];
+  categories: string[];
+  /** False once the post stopped being public: the tombstone keeps its revision. */
+  visible: boolean;
+  rev: number;
+  [key: string]: unknown;
+}
+
+export interface FollowDoc {
+  _id?: string;
+  followerId: number;
+  followeeId: number;
+  createdAt: Date;
+  [key: string]: unknown;
+}
+
+export interface WebmentionDoc {
+  _id: number;
+  targetUserId: number | null;
+  source: string;
+  target: string;
+  type: string;
+  author: { name?: string; url?: string; photo?: string };
+  contentHtml: string;
+  contentText: string;
+  published: string | null;
+  received: Date;
+  visible: boolean;
+  rev: number;
+  [key: string]: unknown;
+}
+
+export type BookmarkType = 'bookmark' | 'archived';
+export type FetchStatus = 'pending' | 'ready' | 'failed';
+
+export interface BookmarkDoc {
+  _id: number;
+  userId: number;
+  type: BookmarkType;
+  url: string;
+  /** Unique: `{userId} {type} {url}` — the same link is bookmarked once. */
+  key: string;
+  title: string;
+  /** Site or author name shown as the item's author, `""` when unknown. */
+  authorName: string;
+  /** The archived article, or `""`. */
+  contentHtml: string;
+  summary: string;
+  status: FetchStatus;
+  /** Set when the link is a podcast episode: such bookmarks only show in the listen-later feed. */
+  audio: { url: string; mimeType: string } | null;
+  /** Bookmark (or archive) time: the feeds' order. */
+  createdAt: Date;
+  [key: string]: unknown;
+}
+
+export interface ReadLaterDoc {
+  _id: number;
+  userId: number;
+  url: string;
+  title: string;
+  contentHtml: string;
+  excerpt: string;
+  status: FetchStatus;
+  savedAt: Date;
+  archivedAt: Date | null;
+  [key: string]: unknown;
+}
+
+export interface QueueTokenDoc {
+  _id: number;
+  token: string;
+  createdAt: Date;
+  [key: string]: unknown;
+}
+
+export interface BlogrollDoc {
+  _id: number;
+  categories: string[];
+  addedAt: Date;
+  [key: string]: unknown;
+}
+
+/** Applies `doc` unless a copy with the same or a newer revision is stored; true when applied. */
+async function applyNewer<T extends { _id: number; rev: number; [key: string]: unknown }>(
+  collection: Collection<T>,
+  doc: T,
+): Promise<boolean> {
+  const { _id, ...rest } = doc;
+  const { matchedCount } = await collection.updateOne({ _id, rev: { $lt: doc.rev } }, { $set: rest });
+  if (matchedCount > 0) return true;
+  try {
+    await collection.insertOne(doc);
+    return true;
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) return false;
+    throw err;
+  }
+}
+
+export class FeedsStore {
+  readonly users: Collection<UserDoc>;
+  readonly sites: Collection<SiteDoc>;
+  readonly posts: Collection<PostDoc>;
+  readonly follows: Collection<FollowDoc>;
+  readonly webmentions: Collection<WebmentionDoc>;
+  readonly bookmarks: Collection<BookmarkDoc>;
+  readonly readLater: Collection<ReadLaterDoc>;
+  readonly queueTokens: Collection<QueueTokenDoc>;
+  readonly blogroll: Collection<BlogrollDoc>;
+  /** Small service-wide markers (`blogroll`: when the opt-in list last changed). */
+  readonly meta: Collection<{ _id: string; changedAt?: Date; [key: string]: unknown }>;
+
+  constructor(readonly store: Store) {
+    this.users = store.collection<UserDoc>('users');
+    this.sites = store.collection<SiteDoc>('sites');
+    this.posts = store.collection<PostDoc>('posts');
+    this.follows = store.collection<FollowDoc>('follows');
+    this.webmentions = store.collection<WebmentionDoc>('webmentions');
+    this.bookmarks = store.collection<BookmarkDoc>('bookmarks');
+    this.readLater = store.collection<ReadLaterDoc>('readlater');
+    this.queueTokens = store.collection<QueueTokenDoc>('queuetokens');
+    this.blogroll = store.collection<BlogrollDoc>('blogroll');
+    this.meta = store.collection('meta');
+  }
+
+  async createIndexes(): Promise<void> {
+    await Promise.all([
+      this.users.createIndex({ usernameKey: 1 }),
+      this.sites.createIndex({ userId: 1 }),
+      this.posts.createIndex({ userId: 1 }),
+      // One edge per pair, whatever the concurrency.
+      this.follows.createIndex({ followerId: 1, followeeId: 1 }, { unique: true }),
+      this.follows.createIndex({ followeeId: 1 }),
+      this.webmentions.createIndex({ targetUserId: 1 }),
+      this.bookmarks.createIndex({ key: 1 }, { unique: true }),
+      this.bookmarks.createIndex({ userId: 1 }),
+      this.readLater.createIndex({ userId: 1 }),
+    ]);
+  }
+
+  // ---- users and sites (copies) ----------------------------------------------------------------
+
+  applyUser(doc: Omit<UserDoc, 'graphChangedAt' | 'graphVersion' | 'queueChangedAt'>): Promise<boolean> {
+    return applyNewer(this.users, doc as UserDoc);
+  }
+
+  userById(id: number): Promise<UserDoc | null> {
+    return this.users.findOne({ _id: id });
+  }
+
+  userByUsername(username: string): Promise<UserDoc | null> {
+    return this.users.findOne({ usernameKey: username.toLowerCase() });
+  }
+
+  usersByIds(ids: number[]): Promise<UserDoc[]> {
+    return this.users.find({ _id: { $in: ids } });
+  }
+
+  async markGraphChanged(userId: number, at: Date): Promise<void> {
+    await this.users.updateOne({ _id: userId }, { $max: { graphChangedAt: at }, $inc: { graphVersion: 1 } });
+  }
+
+  applySite(doc: SiteDoc): Promise<boolean> {
+    return applyNewer(this.sites, doc);
+  }
+
+  defaultSitesOf(userIds: number[]): Promise<SiteDoc[]> {
+    return this.sites.find({ userId: { $in: userIds }, isDefault: true });
+  }
+
+  sitesOf(userIds: number[]): Promise<SiteDoc[]> {
+    return this.sites.find({ userId: { $in: userIds } });
+  }
+
+  siteByUrl(url: string): Promise<SiteDoc | null> {
+    return this.sites.findOne({ url });
+  }
+
+  // ---- posts (copies) ----------------------------------------------------------------------------
+
+  applyPost(doc: PostDoc): Promise<boolean> {
+    return applyNewer(this.posts, doc);
+  }
+
+  postById(id: number): Promise<PostDoc | null> {
+    return this.posts.findOne({ _id: id });
+  }
+
+  postsByIds(ids: number[]): Promise<PostDoc[]> {
+    return this.posts.find({ _id: { $in: ids }, visible: true });
+  }
+
+  /** Only what the in-memory index needs, for every post (tombstones too). */
+  allPostHeads(): Promise<
+    Pick<PostDoc, '_id' | 'userId' | 'publishedAt' | 'mentionIds' | 'photos' | 'visible' | 'rev'>[]
+  > {
+    return this.posts.find(
+      {},
+      { projection: { userId: 1, publishedAt: 1, mentionIds: 1, photos: 1, visible: 1, rev: 1 } },
+    );
+  }
+
+  async newestRev(collection: 'users' | 'sites'): Promise<number> {
+    const [doc] = await this[collection].find({}, { sort: { rev: -1 }, limit: 1, projection: { rev: 1 } });
+    return doc?.rev ?? 0;
+  }
+
+  // ---- follows -----------------------------------------------------------------------------------
+
+  /** True when the edge was created, false when it existed. */
+  async follow(followerId: number, followeeId: number, at: Date): Promise<boolean> {
+    try {
+      await this.follows.insertOne({ followerId, followeeId, createdAt: at });
+      return true;
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return false;
+      throw err;
+    }
+  }
+
+  async unfollow(followerId: number, followeeId: number): Promise<boolean> {
+    const { deletedCount } = await this.follows.deleteOne({ followerId, followeeId });
+    return deletedCount > 0;
+  }
+
+  async followeeIds(followerId: number): Promise<number[]> {
+    const edges = await this.follows.find({ followerId }, { projection: { followeeId: 1 } });
+    return edges.map((e) => e.followeeId);
+  }
+
+  async isFollowing(followerId: number, followeeId: number): Promise<boolean> {
+    return (await this.follows.findOne({ followerId, followeeId })) !== null;
+  }
+
+  // ---- webmentions (copies) ----------------------------------------------------------------------
+
+  applyWebmention(doc: WebmentionDoc): Promise<boolean> {
+    return applyNewer(this.webmentions, doc);
+  }
+
+  webmentionsOf(userId: number, limit: number): Promise<WebmentionDoc[]> {
+    return this.webmentions.find(
+      { targetUserId: userId, visible: true },
+      { sort: { received: -1, _id: -1 }, limit },
+    );
+  }
+
+  async newestWebmentionRev(userId: number): Promise<number> {
+    const [doc] = await this.webmentions.find(
+      { targetUserId: userId },
+      { sort: { rev: -1 }, limit: 1, projection: { rev: 1 } },
+    );
+    return doc?.rev ?? 0;
+  }
+
+  // ---- bookmarks and read later ------------------------------------------------------------------
+
+  nextBookmarkId(): Promise<number> {
+    return nextId(this.store, 'bookmarks');
+  }
+
+  nextReadLaterId(): Promise<number> {
+    return nextId(this.store, 'readlater');
+  }
+
+  bookmarkByKey(key: string): Promise<BookmarkDoc | null> {
+    return this.bookmarks.findOne({ key });
+  }
+
+  bookmarkOf(userId: number, id: number): Promise<BookmarkDoc | null> {
+    return this.bookmarks.findOne({ _id: id, userId });
+  }
+
+  bookmarksOf(
+    userId: number,
+    filter: { podcast?: boolean; beforeId?: number; type?: BookmarkType },
+    limit: number,
+  ): Promise<BookmarkDoc[]> {
+    const query: Record<string, unknown> = { userId };
+    if (filter.podcast === true) query.audio = { $ne: null };
+    if (filter.podcast === false) query.audio = null;
+    if (filter.beforeId !== undefined) query._id = { $lt: filter.beforeId };
+    if (filter.type !== undefined) query.type = filter.type;
+    return this.bookmarks.find(query, { sort: { createdAt: -1, _id: -1 }, limit });
+  }
+
+  async deleteBookmark(userId: number, id: number): Promise<boolean> {
+    return (await this.bookmarks.deleteOne({ _id: id, userId })).deletedCount > 0;
+  }
+
+  readLaterOf(userId: number, id: number): Promise<ReadLaterDoc | null> {
+    return this.readLater.findOne({ _id: id, userId });
+  }
+
+  unarchivedReadLaterByUrl(userId: number, url: string): Promise<ReadLaterDoc | null> {
+    return this.readLater.findOne({ userId, url, archivedAt: null });
+  }
+
+  readLaterQueue(userId: number, limit: number): Promise<ReadLaterDoc[]> {
+    return this.readLater.find({ userId, archivedAt: null }, { sort: { savedAt: -1, _id: -1 }, limit });
+  }
+
+  async markQueueChanged(userId: number, at: Date): Promise<void> {
+    await this.users.updateOne({ _id: userId }, { $max: { queueChangedAt: at } });
+  }
+
+  // ---- queue tokens and blogroll -----------------------------------------------------------------
+
+  queueTokenOf(userId: number): Promise<QueueTokenDoc | null> {
+    return this.queueTokens.findOne({ _id: userId });
+  }
+
+  /** Sets the token only when the user has none; returns the stored one either way. */
+  async ensureQueueToken(userId: number, token: string, at: Date): Promise<QueueTokenDoc> {
+    const doc = await this.queueTokens.findOneAndUpdate(
+      { _id: userId },
+      { $setOnInsert: { token, createdAt: at } },
+      { upsert: true },
+    );
+    if (!doc) throw new Error('queue token upsert returned nothing');
+    return doc;
+  }
+
+  async replaceQueueToken(userId: number, token: string, at: Date): Promise<QueueTokenDoc> {
+    const doc = await this.queueTokens.findOneAndUpdate(
+      { _id: userId },
+      { $set: { token, createdAt: at } },
+      { upsert: true },
+    );
+    if (!doc) throw new Error('queue token upsert returned nothing');
+    return doc;
+  }
+
+  async setBlogroll(userId: number, categories: string[], at: Date): Promise<void> {
+    await this.blogroll.updateOne(
+      { _id: userId },
+      { $set: { categories }, $setOnInsert: { addedAt: at } },
+      { upsert: true },
+    );
+    await this.markBlogrollChanged(at);
+  }
+
+  async removeBlogroll(userId: number, at: Date): Promise<boolean> {
+    const removed = (await this.blogroll.deleteOne({ _id: userId })).deletedCount > 0;
+    if (removed) await this.markBlogrollChanged(at);
+    return removed;
+  }
+
+  private async markBlogrollChanged(at: Date): Promise<void> {
+    await this.meta.updateOne({ _id: 'blogroll' }, { $max: { changedAt: at } }, { upsert: true });
+  }
+
+  async blogrollChangedAt(): Promise<number> {
+    const doc = await this.meta.findOne({ _id: 'blogroll' });
+    return doc?.changedAt instanceof Date ? doc.changedAt.getTime() : 0;
+  }
+
+  blogrollEntries(): Promise<BlogrollDoc[]> {
+    return this.blogroll.find({});
+  }
+}

@@ -1,0 +1,336 @@
+// The feeds service for tests, with the real identity service beside it on a private memory bus (or
+// NATS), optionally the real publishing service, and the real gateway in front: requests go where a
+// client's would. Post events can also be published on the bus directly, as publishing would.
+import { randomUUID } from 'node:crypto';
+import { feeds, publishing, type EventDef, type EventEnvelope } from '@murmur/contracts';
+import {
+  connectBus,
+  formatOffsetTime,
+  loadConfig,
+  openStore,
+  startService,
+  type Bus,
+  type Resolver,
+  type RunningService,
+  type Store,
+} from '@murmur/platform';
+import { freePort, sendOverWire, testLogger, type WireResponse } from '@murmur/platform/testing';
+import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+import { createIdentityService } from '@murmur/identity';
+import { createPublishingService } from '@murmur/publishing';
+import { createFeedsService, type FeedsConfig } from '../src/index.js';
+import type { V1 } from './jsonfeed.js';
+import { assertJsonFeed, V1_1 } from './jsonfeed.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface Account {
+  id: number;
+  username: string;
+  token: string;
+}
+
+export interface PostInput {
+  id: number;
+  userId: number;
+  siteId?: number;
+  title?: string;
+  contentHtml?: string;
+  contentText?: string;
+  publishedAt?: string;
+  photos?: string[];
+  mentions?: { userId: number; username: string }[];
+  url?: string;
+}
+
+export interface Harness {
+  /** The gateway, or feeds itself with `gateway: false`. */
+  url: string;
+  feedsUrl: string;
+  publicUrl: string;
+  feeds: RunningService<FeedsConfig>;
+  store: Store;
+  bus: Bus;
+  createUser(username: string, options?: { name?: string }): Promise<Account>;
+  /** Publishes a post event on the bus as publishing would. */
+  postEvent(verb: 'published' | 'updated' | 'deleted', post: PostInput): Promise<publishing.PublicPost>;
+  request(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<WireResponse>;
+  /** GET of a JSON Feed: checks status 200 and validates against the schema of `version`. */
+  feed(path: string, version?: typeof V1 | typeof V1_1, headers?: Record<string, string>): Promise<Feed>;
+  /** The same with a Bearer token (the bookmark API's feeds). */
+  authedFeed(path: string, token: string): Promise<Feed>;
+  /** Follow `username` as `who` through the HTTP API (expects 200). */
+  follow(who: Account, username: string): Promise<void>;
+  /** XML-RPC call to publishing (only with `publishing: true`). */
+  xmlrpc(method: string, params: XmlValue[]): Promise<string>;
+  /** Records `evt.feeds.follow.created`. */
+  followEvents: EventEnvelope<{
+    followerId: number;
+    followeeId: number;
+    followerUsername: string;
+    followeeUsername: string;
+    createdAt: string;
+  }>[];
+  stop(): Promise<void>;
+}
+
+export interface Feed {
+  version: string;
+  title: string;
+  home_page_url?: string;
+  feed_url?: string;
+  next_url?: string;
+  items: FeedItem[];
+  response: WireResponse;
+}
+
+export interface FeedItem {
+  id: string;
+  url?: string;
+  title?: string;
+  content_html: string;
+  content_text?: string;
+  summary?: string;
+  image?: string;
+  date_published?: string;
+  authors?: { name?: string; url?: string; avatar?: string }[];
+  author?: { name?: string; url?: string; avatar?: string };
+  attachments?: { url: string; mime_type: string }[];
+  _service?: Record<string, any>;
+}
+
+export interface HarnessOptions {
+  gateway?: boolean;
+  publishing?: boolean;
+  busUrl?: string;
+  env?: Record<string, string>;
+  lookup?: Resolver;
+}
+
+export type XmlValue = string | number | boolean | { [key: string]: XmlValue } | XmlValue[];
+
+function xmlValue(v: XmlValue): string {
+  if (typeof v === 'number') return `<int>${v}</int>`;
+  if (typeof v === 'boolean') return `<boolean>${v ? 1 : 0}</boolean>`;
+  if (typeof v === 'string') return `<string>${v.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</string>`;
+  if (Array.isArray(v))
+    return `<array><data>${v.map((x) => `<value>${xmlValue(x)}</value>`).join('')}</data></array>`;
+  return `<struct>${Object.entries(v)
+    .map(([k, x]) => `<member><name>${k}</name><value>${xmlValue(x)}</value></member>`)
+    .join('')}</struct>`;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const logger = testLogger();
+  const useGateway = options.gateway ?? true;
+  const busUrl = options.busUrl ?? `memory:feeds-test-${randomUUID()}`;
+  const bus = await connectBus(busUrl, { service: 'feeds-test', logger });
+  const gatewayPort = await freePort();
+  const publicUrl = useGateway ? `http://127.0.0.1:${gatewayPort}` : 'http://murmur.test';
+  const baseEnv = {
+    STORE_URL: 'memory:',
+    BUS_URL: busUrl,
+    MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
+    PUBLIC_URL: publicUrl,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/nonexistent-test-data',
+  };
+  const stores: Store[] = [];
+  const open = async (service: string) => {
+    const store = await openStore('memory:', { service });
+    stores.push(store);
+    return store;
+  };
+  const running: RunningService<unknown>[] = [];
+  const identity = await startService(createIdentityService(), {
+    env: baseEnv,
+    store: await open('identity'),
+    bus,
+    logger,
+    port: 0,
+    host: '127.0.0.1',
+  });
+  running.push(identity);
+  let publishingUrl: string | undefined;
+  if (options.publishing) {
+    const pub = await startService(createPublishingService({ jobPollIntervalMs: 100 }), {
+      env: { ...baseEnv, XMLRPC_CALLS_PER_MINUTE: '100000' },
+      store: await open('publishing'),
+      bus,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
+    });
+    running.push(pub);
+    publishingUrl = pub.url;
+  }
+  const feedsStore = await open('feeds');
+  const feedsService = await startService(
+    createFeedsService({ jobPollIntervalMs: 50, ...(options.lookup ? { lookup: options.lookup } : {}) }),
+    {
+      env: { ...baseEnv, OUTBOUND_ALLOW_PRIVATE: '1', ...options.env },
+      store: feedsStore,
+      bus,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
+    },
+  );
+  running.push(feedsService);
+
+  let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
+  if (useGateway) {
+    const config = loadConfig(gatewayConfigSchema, {
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+      PUBLIC_URL: publicUrl,
+    });
+    gateway = await createGateway({
+      config,
+      targets: {
+        identity: identity.url,
+        feeds: feedsService.url,
+        ...(publishingUrl ? { publishing: publishingUrl } : {}),
+      },
+      logger,
+    });
+    await gateway.listen({ port: gatewayPort, host: '127.0.0.1' });
+  }
+  const url = useGateway ? publicUrl : feedsService.url;
+
+  const followEvents: Harness['followEvents'] = [];
+  const recorder = await bus.subscribe(
+    feeds.followCreated,
+    { durable: `test-follows-${randomUUID().slice(0, 8)}` },
+    async (e) => {
+      followEvents.push(e);
+    },
+  );
+
+  const request: Harness['request'] = (method, path, opts = {}) =>
+    sendOverWire(url, {
+      method,
+      url: path,
+      headers: {
+        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+        ...opts.headers,
+      },
+      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+    });
+
+  const harness: Harness = {
+    url,
+    feedsUrl: feedsService.url,
+    publicUrl,
+    feeds: feedsService,
+    store: feedsStore,
+    bus,
+    followEvents,
+    async createUser(username, opts = {}) {
+      const res = await sendOverWire(identity.url, {
+        method: 'POST',
+        url: '/admin/users',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { username, email: `${username}@example.com`, ...(opts.name ? { name: opts.name } : {}) },
+      });
+      if (res.statusCode !== 201) throw new Error(`creating ${username}: ${res.statusCode} ${res.body}`);
+      const created = res.json() as { id: number; token: string };
+      return { id: created.id, username, token: created.token };
+    },
+    async postEvent(verb, post) {
+      const data: publishing.PublicPost = {
+        id: post.id,
+        userId: post.userId,
+        siteId: post.siteId ?? post.userId,
+        url: post.url ?? `https://site${post.userId}.example/posts/${post.id}`,
+        title: post.title ?? '',
+        contentHtml: post.contentHtml ?? `<p>post ${post.id}</p>`,
+        contentText: post.contentText ?? `post ${post.id}`,
+        publishedAt: post.publishedAt ?? formatOffsetTime(new Date()),
+        photos: post.photos ?? [],
+        mentions: post.mentions ?? [],
+        categories: [],
+      };
+      const defs: Record<string, EventDef<publishing.PublicPost>> = {
+        published: publishing.postPublished,
+        updated: publishing.postUpdated,
+        deleted: publishing.postDeleted,
+      };
+      await bus.publish(defs[verb]!, data);
+      return data;
+    },
+    request,
+    async feed(path, version = V1_1, headers = {}) {
+      const res = await request('GET', path, { headers });
+      if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${res.body}`);
+      const body = res.json() as Feed;
+      assertJsonFeed(body, version);
+      return { ...body, response: res };
+    },
+    async authedFeed(path, token) {
+      return harness.feed(path, V1_1, { authorization: `Bearer ${token}` });
+    },
+    async follow(who, username) {
+      const res = await request('POST', '/users/follow', { token: who.token, body: { username } });
+      if (res.statusCode !== 200) throw new Error(`follow ${username}: ${res.statusCode} ${res.body}`);
+    },
+    async xmlrpc(method, params) {
+      if (!publishingUrl) throw new Error('start the harness with publishing: true');
+      const xml = `<?xml version="1.0"?><methodCall><methodName>${method}</methodName><params>${params
+        .map((p) => `<param><value>${xmlValue(p)}</value></param>`)
+        .join('')}</params></methodCall>`;
+      const res = await sendOverWire(url, {
+        method: 'POST',
+        url: '/xmlrpc',
+        headers: { 'content-type': 'text/xml' },
+        payload: xml,
+      });
+      if (res.statusCode !== 200 || res.body.includes('<fault>')) throw new Error(`${method}: ${res.body}`);
+      return res.body;
+    },
+    async stop() {
+      await recorder.unsubscribe();
+      await gateway?.close();
+      for (const service of running.reverse()) await service.stop();
+      await bus.close();
+      for (const store of stores) await store.close();
+    },
+  };
+  return harness;
+}
+
+/** Waits until `check` yields a value (events and jobs run on their own schedule). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Waits until the feed at `path` satisfies `test` (events arrive asynchronously). */
+export async function feedWhen(
+  h: Harness,
+  path: string,
+  test: (feed: Feed) => boolean,
+  version: typeof V1 | typeof V1_1 = V1_1,
+): Promise<Feed> {
+  let last: Feed | undefined;
+  try {
+    return await eventually(async () => {
+      last = await h.feed(path, version);
+      return test(last) ? last : undefined;
+    });
+  } catch (err) {
+    throw new Error(`${path} never matched; last: ${JSON.stringify(last?.items.map((i) => i.id))}`, {
+      cause: err,
+    });
+  }
+}
+
+export const ids = (feed: Feed) => feed.items.map((i) => i.id);
