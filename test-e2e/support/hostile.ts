@@ -126,14 +126,17 @@ export async function sendAll(
 
 // --- the responsiveness prober ------------------------------------------------------------------
 
+const PROBE_PAUSE_MS = 5;
+
 export interface Probe {
   startedAt: number;
   ms: number;
 }
 
 /**
- * GET /healthz over its own connection, one after another, until stopped. Everything of a single
- * process shares one event loop, so a request that blocks it shows up as a slow probe.
+ * GET /healthz over its own connection, one after another with a short pause, until stopped. A probe's
+ * time is its answer plus how late the pause ended. Everything of a single process shares one event
+ * loop, so a request that blocks it shows up as a slow probe.
  */
 export class Prober {
   readonly probes: Probe[] = [];
@@ -158,8 +161,10 @@ export class Prober {
         } catch {
           /* counted by its time */
         }
-        this.probes.push({ startedAt, ms: performance.now() - startedAt });
-        await new Promise((r) => setTimeout(r, 5));
+        // The pause between probes counts too: the client shares the event loop, so a block that
+        // falls between two probes shows up as a late timer rather than a slow answer.
+        await new Promise((r) => setTimeout(r, PROBE_PAUSE_MS));
+        this.probes.push({ startedAt, ms: performance.now() - startedAt - PROBE_PAUSE_MS });
       }
     })();
   }
@@ -170,6 +175,24 @@ export class Prober {
     this.agent.destroy();
     return this.probes;
   }
+}
+
+/**
+ * How much slower than its own CPU time this process runs right now (≥ 1): a busy loop's wall time over
+ * its CPU time. On an idle machine it is about 1; on a 2-core machine shared with other jobs it can be
+ * 5 or more, and every bound on wall time must stretch by it.
+ */
+export function contention(sampleMs = 30): number {
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const wallStart = performance.now();
+  const cpuStart = cpu();
+  let x = 0;
+  while (performance.now() - wallStart < sampleMs) for (let i = 0; i < 10_000; i++) x = (x * 31 + i) | 0;
+  const used = Math.max(cpu() - cpuStart, 1);
+  return x === 0.5 ? 1 : Math.min(Math.max((performance.now() - wallStart) / used, 1), 20);
 }
 
 // --- what a hostile answer must not be ----------------------------------------------------------
