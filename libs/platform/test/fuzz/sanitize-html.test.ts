@@ -87,7 +87,6 @@ describe('sanitizeHtmlFragment time stays linear in input size', () => {
     runOf('"'),
     runOf('<p>x'),
     runOf('<script>'),
-    nesting('<table><tr><td>', '</td></tr></table>', 'x'),
     nesting('<script>', '</script>'),
   ];
   it.each(shapes.map((s) => [s.name, s] as const))('%s', async (_name, shape) => {
