@@ -163,6 +163,11 @@ switch (command) {
     process.exit(run(process.execPath, [script, ...options]));
     break;
   }
+  case 'fuzz':
+    // The property-based fuzzers, longer and with a random seed (scripts/fuzz.mjs; docs/security.md).
+    ensureInstalled();
+    process.exit(run(process.execPath, [join(root, 'scripts/fuzz.mjs'), ...rest]));
+    break;
   case 'murmur':
     // The operator CLI from the repository: `npm run murmur -- users create …` is not a script; use `node cli/dist/main.js`.
     ensureInstalled();
@@ -170,5 +175,5 @@ switch (command) {
     startForeground(join(root, 'cli/dist/main.js'), rest);
     break;
   default:
-    fail(`unknown command "${command}" (start, test, build, typecheck, lint, format, bench)`);
+    fail(`unknown command "${command}" (start, test, build, typecheck, lint, format, bench, fuzz)`);
 }
