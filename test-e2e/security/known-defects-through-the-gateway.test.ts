@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sendOverWire } from '@murmur/platform/testing';
 import { contention, Prober, rawRequest } from '../support/hostile.js';
 import { startInstance, type Instance } from '../support/instance.js';
-import { send, startFakeService, startGateway, type Echo } from '../../gateway/test/helpers.js';
+import { startFakeService, startGateway, type Echo } from '../../gateway/test/helpers.js';
 
 const RESPONSIVE_MS = 100;
 
