@@ -118,25 +118,13 @@ describe('murmur CLI against a single process', () => {
 
   test('blogroll add / remove put a user’s site in /blogroll.org.json and take it out', async () => {
     await run('users', 'create', { username: 'lin', email: 'lin@example.test', name: 'Lin' });
-    // Until the gateway routes /admin/blogroll, the commands talk to feeds itself.
-    const feeds = async (group: string, action: string, flags: Record<string, string | boolean>) => {
-      lines.length = 0;
-      await runAdminCommand(
-        adminClient(murmur.serviceUrls.feeds!, murmur.adminToken),
-        group,
-        action,
-        flags,
-        io,
-      );
-      return lines.join('\n');
-    };
     const blogroll = async () =>
       (await (await fetch(`http://127.0.0.1:${murmur.port}/blogroll.org.json`)).json()) as {
         items: { title: string; _service: { username: string; categories: string[] } }[];
       };
     // lin's default site is announced by publishing; wait until feeds has it.
     for (let i = 0; i < 100; i++) {
-      const out = await feeds('blogroll', 'add', { user: 'lin', categories: 'Poetry,travel' });
+      const out = await run('blogroll', 'add', { user: 'lin', categories: 'Poetry,travel' });
       expect(out).toBe('lin is in the blogroll (poetry, travel)');
       if ((await blogroll()).items.length > 0) break;
       await new Promise((r) => setTimeout(r, 50));
@@ -147,8 +135,8 @@ describe('murmur CLI against a single process', () => {
         _service: { username: 'lin', categories: ['poetry', 'travel'] },
       }),
     ]);
-    expect(await feeds('blogroll', 'remove', { user: 'lin' })).toBe('lin left the blogroll');
+    expect(await run('blogroll', 'remove', { user: 'lin' })).toBe('lin left the blogroll');
     expect((await blogroll()).items).toEqual([]);
-    await expect(feeds('blogroll', 'add', {})).rejects.toBeInstanceOf(UsageError);
+    await expect(run('blogroll', 'add', {})).rejects.toBeInstanceOf(UsageError);
   });
 });

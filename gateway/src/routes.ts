@@ -166,6 +166,7 @@ export const routeTable: readonly RouteEntry[] = defineRouteTable({ errorStyle: 
   ['POST',        '/users/follow',                              'feeds'],
   ['POST',        '/users/unfollow',                            'feeds'],
   ['GET',         '/users/following/{username}',                'feeds'],
+  ['PUT DELETE',  '/admin/blogroll/{username}',                 'feeds'],
 
   // microsub: browser clients call it cross-origin with a Bearer token (no cookies are read)
   ['GET POST',    '/microsub',                                  'microsub', {

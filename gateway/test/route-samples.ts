@@ -219,6 +219,8 @@ export const samples: readonly Sample[] = [
   { method: 'GET', path: '/feeds/ada/webmentions.json', service: 'feeds' },
   { method: 'GET', path: '/feeds/ada/bookmarks/tok.json', service: 'feeds' },
   { method: 'GET', path: '/feeds/ada/readlater/tok.json', service: 'feeds' },
+  { method: 'PUT', path: '/admin/blogroll/ada', service: 'feeds' },
+  { method: 'DELETE', path: '/admin/blogroll/ada', service: 'feeds' },
   {
     method: 'POST',
     path: '/posts/bookmarks',

@@ -72,17 +72,23 @@ export async function announceUserUpdated(
 }
 
 /**
- * A revocation. Every replica of every service drops the token from its cache when this arrives; recording
- * it again for an already revoked token (a retried revocation) heals an announcement that was lost.
+ * A revocation. Every replica of every service drops the token from its cache when this arrives, and must
+ * do so before the revocation is answered (the next call with the token is a 401): it is published at once.
+ * Only when the bus refuses it does the outbox take it, to relay it when the bus is back. (A crash between
+ * the write and the publish can lose it; caches forget a token within 10 s anyway, and no service keeps
+ * durable state from this event.)
  */
 export async function announceTokenRevoked(
   ctx: IdentityContext,
   token: Pick<AppTokenDoc, 'hash' | 'userId'>,
   headers: BusHeaders,
 ): Promise<void> {
-  await ctx.outbox.publish(
-    identity.tokenRevoked,
-    { tokenHash: token.hash, userId: token.userId },
-    { id: eventIdFor('identity', 'token', token.hash, 1, 'revoked'), headers },
-  );
+  const data = { tokenHash: token.hash, userId: token.userId };
+  const id = eventIdFor('identity', 'token', token.hash, 1, 'revoked');
+  try {
+    await ctx.bus.publish(identity.tokenRevoked, data, { id, headers });
+  } catch (err) {
+    ctx.logger.warn({ err }, 'revocation not announced at once; the outbox relays it when the bus is back');
+    await ctx.outbox.publish(identity.tokenRevoked, data, { id, headers });
+  }
 }

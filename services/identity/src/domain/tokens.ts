@@ -57,13 +57,7 @@ export async function revokeAppToken(
 ): Promise<'revoked' | 'already-revoked' | 'unknown'> {
   const filter = 'id' in which ? { _id: which.id } : { hash: sha256Hex(which.token) };
   const revoked = await ctx.store.revokeAppToken(filter, ctx.clock.now());
-  if (!revoked) {
-    const known = await ctx.store.appToken(filter);
-    if (!known) return 'unknown';
-    // A retried revocation: the announcement has the same id, so this records it only if it was lost.
-    await announceTokenRevoked(ctx, known, headers);
-    return 'already-revoked';
-  }
+  if (!revoked) return (await ctx.store.appToken(filter)) ? 'already-revoked' : 'unknown';
   await announceTokenRevoked(ctx, revoked, headers);
   ctx.logger.info({ tokenId: revoked._id, userId: revoked.userId }, 'app token revoked');
   return 'revoked';
