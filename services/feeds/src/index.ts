@@ -12,7 +12,7 @@ import { buildFeedsApp } from './app.js';
 import { wireBus } from './bus.js';
 import { feedsConfigSchema, type FeedsConfig } from './config.js';
 import { loadIndex } from './domain/copies.js';
-import { systemClock, type Clock, type FeedsContext } from './domain/context.js';
+import type { FeedsContext } from './domain/context.js';
 import { FollowingCache } from './domain/following-cache.js';
 import { PostIndex } from './domain/post-index.js';
 import { createSaveLimiter } from './domain/saves.js';
@@ -27,20 +27,19 @@ export interface FeedsServiceOptions {
   jobPollIntervalMs?: number;
   /** Host-name resolver of the safe fetcher (tests map names to 127.0.0.1). */
   lookup?: Resolver;
-  /** Time source (tests); the system clock by default. */
-  clock?: Clock;
 }
 
 export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDefinition<FeedsConfig> {
   return {
     name: 'feeds',
     configSchema: feedsConfigSchema,
-    async create({ config, logger, store, bus }) {
+    async create({ config, logger, store, bus, clock }) {
       const feedsStore = new FeedsStore(store);
       await feedsStore.createIndexes();
       const jobs = new JobQueue(store, {
         service: 'feeds',
         logger,
+        clock,
         ...(options.jobPollIntervalMs === undefined ? {} : { pollIntervalMs: options.jobPollIntervalMs }),
       });
       const fetcher = createSafeFetcher({
@@ -55,11 +54,11 @@ export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDe
         bus,
         jobs,
         fetcher,
-        clock: options.clock ?? systemClock,
+        clock,
         index: new PostIndex(),
         following: new FollowingCache(config.FEEDS_FOLLOWING_CACHE_USERS),
         profiles: { rev: 0 },
-        startedAt: (options.clock ?? systemClock).now(),
+        startedAt: clock.now(),
         saveLimiter: createSaveLimiter(store, config.FEEDS_SAVES_PER_MINUTE),
       };
       registerFeedsJobs(jobs, ctx);

@@ -1,16 +1,10 @@
 // What every domain function receives: configuration, the store's named queries, the bus, the job
 // queue, the safe fetcher, the in-memory read model and the clock.
-import type { Bus, JobQueue, Logger, SafeFetcher, StoreRateLimiter } from '@murmur/platform';
+import type { Bus, Clock, JobQueue, Logger, SafeFetcher, StoreRateLimiter } from '@murmur/platform';
 import type { FeedsConfig } from '../config.js';
 import type { FeedsStore } from '../store.js';
 import type { FollowingCache } from './following-cache.js';
 import type { PostIndex } from './post-index.js';
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
 
 export interface FeedsContext {
   config: FeedsConfig;
