@@ -22,6 +22,8 @@ export interface SiteDoc {
   defaultOf?: number;
   createdAt: Date;
   updatedAt: Date;
+  /** Bumped by every change of what site events carry; update events carry it in their id. */
+  revision?: number;
   [key: string]: unknown;
 }
 
@@ -137,6 +139,43 @@ export class PublishingStore {
       this.categories.createIndex({ slugKey: 1 }, { unique: true }),
       this.media.createIndex({ key: 1 }, { unique: true }),
     ]);
+  }
+
+  // --- sites ---
+
+  siteById(id: number): Promise<SiteDoc | null> {
+    return this.sites.findOne({ _id: id });
+  }
+
+  defaultSiteOf(userId: number): Promise<SiteDoc | null> {
+    return this.sites.findOne({ defaultOf: userId });
+  }
+
+  defaultSiteOfUsername(username: string): Promise<SiteDoc | null> {
+    return this.sites.findOne({ username, isDefault: true });
+  }
+
+  siteByHost(host: string): Promise<SiteDoc | null> {
+    return this.sites.findOne({ hostKey: host });
+  }
+
+  sitesByUsername(username: string): Promise<SiteDoc[]> {
+    return this.sites.find({ username }, { sort: { _id: 1 } });
+  }
+
+  /** Sets (or with null removes) a site's own host; the site after the change, or null if unknown. */
+  setSiteHost(id: number, host: string | null, now: Date): Promise<SiteDoc | null> {
+    const set = { host, updatedAt: now };
+    return this.sites.findOneAndUpdate(
+      { _id: id },
+      host === null
+        ? { $set: set, $unset: { hostKey: '' }, $inc: { revision: 1 } }
+        : { $set: { ...set, hostKey: host }, $inc: { revision: 1 } },
+    );
+  }
+
+  async renameSiteOwner(userId: number, name: string, now: Date): Promise<void> {
+    await this.sites.updateMany({ userId }, { $set: { ownerName: name, updatedAt: now } });
   }
 
   /** Post and page ids come from counters and stay within 32 bits (they are sent as `<int>`). */

@@ -3,7 +3,8 @@
 // or deleted, published by the scheduler; events sent while the subscriber was away arrive when it returns.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeWithNats, startNatsServer, type NatsServerHandle } from '@murmur/platform/testing';
-import { eventually, startHarness, type Account, type Harness } from './harness.js';
+import { startHarness, type Account, type Harness } from './harness.js';
+import { eventually } from '@murmur/platform/testing';
 import { recordPostEvents, settle } from './events.js';
 
 function defineEventTests(start: () => Promise<Harness>): void {

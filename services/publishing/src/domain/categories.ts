@@ -40,7 +40,7 @@ async function createCategory(ctx: PublishingContext, site: SiteDoc, name: strin
       nameKey: nameKey(site._id, name),
       slug,
       slugKey: `${site._id}/${slug}`,
-      createdAt: new Date(),
+      createdAt: ctx.clock.now(),
     };
     try {
       await ctx.store.categories.insertOne(doc);

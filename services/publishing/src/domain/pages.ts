@@ -40,7 +40,7 @@ export async function createPage(
 ): Promise<number> {
   const changes = checked(input);
   if (!changes.title) throw badParam('title: a page needs a title');
-  const now = new Date();
+  const now = ctx.clock.now();
   const id = await ctx.store.nextPageId();
   const base = slugify(changes.title) || `page-${id}`;
   for (const slug of slugCandidates(base)) {
@@ -90,7 +90,7 @@ export async function editPage(
   const { page, site } = await ownPage(ctx, caller, pageId);
   const changes = checked(input);
   if (changes.title === '') throw badParam('title: a page needs a title');
-  const set: Partial<PageDoc> = { modifiedAt: new Date() };
+  const set: Partial<PageDoc> = { modifiedAt: ctx.clock.now() };
   if (changes.title !== undefined) set.title = changes.title;
   if (changes.description !== undefined) Object.assign(set, bodyOf(ctx, site, changes.description));
   if (changes.isNavigation !== undefined) set.isNavigation = changes.isNavigation;

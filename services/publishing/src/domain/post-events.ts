@@ -1,19 +1,15 @@
 // What the rest of Murmur hears about posts: `evt.publishing.post.published / .updated / .deleted` with
 // the post's public copy, and the scheduler that publishes scheduled posts when their time comes.
-// Event ids carry the post's revision, so a repeated announcement of one change is recognisable.
+// Events go through the outbox (recorded in the store, relayed until the bus acknowledges them), with ids
+// from the post's revision, so a repeated announcement of one change is recorded and delivered once.
 import { publishing, type EventDef } from '@murmur/contracts';
-import { formatOffsetTime } from '@murmur/platform';
+import { enqueueJob, eventIdFor, formatOffsetTime } from '@murmur/platform';
+import { publishPostJob } from '../jobs/publish-post.js';
 import type { PostDoc, SiteDoc } from '../store.js';
 import type { BusHeaders, PublishingContext } from './context.js';
 import { siteUrl } from './sites.js';
 
 type PublicPost = publishing.PublicPost;
-
-export const PUBLISH_SCHEDULED_JOB = 'publish-scheduled-post';
-
-export interface ScheduledPostJob {
-  postId: number;
-}
 
 export function permalink(ctx: PublishingContext, site: SiteDoc, post: Pick<PostDoc, 'path'>): string {
   return post.path ? `${siteUrl(ctx, site)}${post.path}` : '';
@@ -51,7 +47,12 @@ export function verbOf(wasPublic: boolean, isPublic: boolean): PostVerb | null {
   return null;
 }
 
-/** Publishes the event of `post`'s current revision, then records that it was announced. */
+/** The id of the event announcing `revision` of a post: the same change always gets the same id. */
+export function postEventId(postId: number, revision: number, verb: PostVerb): string {
+  return eventIdFor('publishing', 'post', postId, revision, verb);
+}
+
+/** Records the event of `post`'s current revision in the outbox, then that it was announced. */
 export async function announce(
   ctx: PublishingContext,
   verb: PostVerb,
@@ -59,7 +60,7 @@ export async function announce(
   post: Pick<PostDoc, '_id' | 'revision'>,
   headers: BusHeaders,
 ): Promise<void> {
-  await ctx.bus.publish(EVENTS[verb], copy, { headers, id: `post-${post._id}-r${post.revision}-${verb}` });
+  await ctx.outbox.publish(EVENTS[verb], copy, { headers, id: postEventId(post._id, post.revision, verb) });
   await ctx.store.posts.updateOne(
     { _id: post._id, revision: post.revision },
     { $set: { announcedRevision: post.revision } },
@@ -67,18 +68,18 @@ export async function announce(
 }
 
 export async function schedulePublication(ctx: PublishingContext, post: Pick<PostDoc, '_id' | 'date'>) {
-  await ctx.jobs.enqueue<ScheduledPostJob>(PUBLISH_SCHEDULED_JOB, { postId: post._id }, { runAt: post.date });
+  await enqueueJob(ctx.jobs, publishPostJob, { postId: post._id }, { runAt: post.date });
 }
 
 /**
  * The scheduler's job: publish the post if it is still scheduled and due. A job for an old date (the post
  * was rescheduled, unscheduled or deleted since) does nothing; the job for the new date does the work.
  * Safe to run twice: only the run that flips the status announces, and a run that finds the flip done but
- * not announced (the bus failed last time) announces it again under the same event id.
+ * not announced (the store failed after the flip) records the event again under the same id.
  */
-export async function publishScheduledPost(ctx: PublishingContext, job: ScheduledPostJob): Promise<void> {
-  const now = new Date();
-  let post = await ctx.store.posts.findOne({ _id: job.postId });
+export async function publishScheduledPost(ctx: PublishingContext, postId: number): Promise<void> {
+  const now = ctx.clock.now();
+  let post = await ctx.store.posts.findOne({ _id: postId });
   if (!post) return;
   if (post.status === 'scheduled') {
     if (post.date.getTime() > now.getTime()) return;

@@ -8,7 +8,7 @@ import { renderBody, type RenderedBody } from './content.js';
 import type { BusHeaders, Caller, PublishingContext } from './context.js';
 import { badParam, postNotFound } from './errors.js';
 import { resolveMentions } from './mentions.js';
-import { announce, publicPost, schedulePublication, verbOf } from './post-events.js';
+import { announce, postEventId, publicPost, schedulePublication, verbOf } from './post-events.js';
 import {
   checkChanges,
   editedPostTiming,
@@ -83,7 +83,7 @@ export async function createPost(
   const description = changes.description ?? '';
   if (title === '' && description.trim() === '')
     throw badParam('description: a post needs a description or a title');
-  const now = new Date();
+  const now = ctx.clock.now();
   const timing = newPostTiming(changes, now);
   const rendered = await render(ctx, site, description, headers);
   const categories = await useCategories(ctx, site, changes.categories ?? []);
@@ -134,7 +134,7 @@ export async function editPost(
   const description = changes.description ?? before.body;
   if (title === '' && description.trim() === '')
     throw badParam('description: a post needs a description or a title');
-  const now = new Date();
+  const now = ctx.clock.now();
   const current: PostTiming = { status: before.status, date: before.date, dateGiven: before.dateGiven };
   const timing = editedPostTiming(current, changes, now);
   const rendered =
@@ -178,9 +178,9 @@ export async function deletePost(
   if (deletedCount === 0) throw postNotFound();
   // A scheduled post's job finds nothing to publish and ends.
   if (post.status === 'published') {
-    await ctx.bus.publish(publishing.postDeleted, publicPost(ctx, site, post), {
+    await ctx.outbox.publish(publishing.postDeleted, publicPost(ctx, site, post), {
       headers,
-      id: `post-${post._id}-r${post.revision + 1}-deleted`,
+      id: postEventId(post._id, post.revision + 1, 'deleted'),
     });
   }
 }

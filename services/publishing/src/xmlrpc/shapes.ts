@@ -1,4 +1,4 @@
-// The structs methods return (publishing.md "Returned structs"), members in documented order.
+// The structs methods return (docs/api/publishing.md "Returned structs"), members in documented order.
 import type { CategoryDoc, PageDoc, PostDoc, SiteDoc } from '../store.js';
 import type { PublishingContext } from '../domain/context.js';
 import { pagePermalink } from '../domain/pages.js';
