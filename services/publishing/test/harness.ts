@@ -64,6 +64,8 @@ export interface HarnessOptions {
   jobPollIntervalMs?: number;
   /** Publishing's clock (a TestClock moves its dates, limits and jobs); default the system clock. */
   clock?: Clock;
+  /** The bus publishing gets, made from the shared one (a test can make its publishes fail). */
+  wrapBus?: (bus: Bus) => Bus;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -107,7 +109,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     startService(createPublishingService({ jobPollIntervalMs: options.jobPollIntervalMs ?? 100 }), {
       env,
       store: publishingStore,
-      bus,
+      bus: options.wrapBus ? options.wrapBus(bus) : bus,
       logger,
       ...(options.clock ? { clock: options.clock } : {}),
       port: publishingPort,
