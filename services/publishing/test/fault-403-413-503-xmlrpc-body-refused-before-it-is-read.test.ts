@@ -1,6 +1,6 @@
 // POST /xmlrpc checks the login while the body streams in: a 30 MB newMediaObject with a wrong token is
 // answered (fault 403) as soon as its login parameters have arrived, long before the client has sent the
-// rest. Calls other than media uploads are limited to 2 MiB (HTTP 413), and at most two bodies over
+// rest. Calls other than media uploads are limited to 4 MiB (HTTP 413), and at most two bodies over
 // 1 MiB are read at once (a third gets HTTP 503 with Retry-After). docs/api/publishing.md, "Limits".
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -139,11 +139,11 @@ describe('a media upload with a wrong token', () => {
 });
 
 describe('body limits', () => {
-  it('a call other than a media upload over 2 MiB → 413 text/plain, even with the right token', async () => {
+  it('a call other than a media upload over 4 MiB → 413 text/plain, even with the right token', async () => {
     const xml =
       '<?xml version="1.0"?><methodCall><methodName>metaWeblog.newPost</methodName><params>' +
       `<param><value>0</value></param><param><value>ada</value></param><param><value>${ada.token}</value></param>` +
-      `<param><value><struct><member><name>description</name><value>${'x'.repeat(2 * MB + 10)}</value></member>` +
+      `<param><value><struct><member><name>description</name><value>${'x'.repeat(4 * MB + 10)}</value></member>` +
       '</struct></value></param></params></methodCall>';
     const before = await h.counts();
     const res = await sendOverWire(h.publishingUrl, {
@@ -157,11 +157,11 @@ describe('body limits', () => {
     expect(await h.counts()).toEqual(before);
   });
 
-  it('a call of just under 2 MiB is read and answered', async () => {
+  it('a call of just under 4 MiB is read and answered', async () => {
     const xml =
       '<?xml version="1.0"?><methodCall><methodName>metaWeblog.getRecentPosts</methodName><params>' +
       `<param><value>0</value></param><param><value>ada</value></param><param><value>${ada.token}</value></param>` +
-      `<param><value><int>1</int></value></param></params></methodCall>${' '.repeat(2 * MB - 400)}`;
+      `<param><value><int>1</int></value></param></params></methodCall>${' '.repeat(4 * MB - 400)}`;
     const res = await h.postXml(xml);
     expect(res.statusCode).toBe(200);
     expect(res.fault).toBeUndefined();

@@ -23,8 +23,11 @@ import { XmlRpcFault } from '../xmlrpc/values.js';
 
 /** 25 MB of media in base64 plus the XML around it (docs/api/publishing.md, "Limits"). */
 export const XMLRPC_BODY_LIMIT = 36 * 1024 * 1024;
-/** Every call but a media upload: a post or page body of the longest allowed text, escaped, fits. */
-export const XMLRPC_SMALL_BODY_LIMIT = 2 * 1024 * 1024;
+/**
+ * Every call but a media upload: the longest post body (512 KiB of UTF-8) escaped at worst (`&quot;`,
+ * six bytes a character), with the rest of the call around it.
+ */
+export const XMLRPC_SMALL_BODY_LIMIT = 4 * 1024 * 1024;
 /** Bodies over this size take one of LARGE_BODY_SLOTS while they are read. */
 export const XMLRPC_LARGE_BODY = 1024 * 1024;
 export const LARGE_BODY_SLOTS = 2;
