@@ -30,6 +30,11 @@ export const publicPostSchema = z.object({
   mentions: z.array(mentionSchema),
   /** Category names. */
   categories: z.array(z.string()),
+  /**
+   * Grows with every change of the post; a consumer keeps a copy only when the event's revision is newer
+   * than the one it has (`applyIfNewer`). Absent in events recorded before revisions were sent.
+   */
+  revision: z.number().int().positive().optional(),
 });
 export type PublicPost = z.infer<typeof publicPostSchema>;
 
@@ -50,6 +55,8 @@ export const siteSchema = z.object({
   url: z.string(),
   isDefault: z.boolean(),
   createdAt: z.string(),
+  /** Grows with every change of the site (see publicPostSchema.revision). */
+  revision: z.number().int().positive().optional(),
 });
 export type Site = z.infer<typeof siteSchema>;
 

@@ -61,6 +61,7 @@ describe('default site', () => {
       url: 'http://murmur.test/sites/ada/',
       isDefault: true,
       createdAt: expect.stringMatching(/\+00:00$/),
+      revision: 1,
     });
     await new Promise((r) => setTimeout(r, 200));
     expect(created.filter((e) => e.data.site.userId === ada.id)).toHaveLength(1);

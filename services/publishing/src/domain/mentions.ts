@@ -2,7 +2,7 @@
 import { identity, type publishing } from '@murmur/contracts';
 import type { BusHeaders, PublishingContext } from './context.js';
 import { mentionCandidates } from './content.js';
-import { siteUrl } from './sites.js';
+import { siteUrl } from './site-json.js';
 
 type Mention = publishing.Mention;
 

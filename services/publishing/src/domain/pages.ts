@@ -5,7 +5,7 @@ import { renderBody } from './content.js';
 import type { Caller, PublishingContext } from './context.js';
 import { badParam, pageNotFound } from './errors.js';
 import { checkBody, checkTitle } from './post-rules.js';
-import { siteUrl } from './sites.js';
+import { siteUrl } from './site-json.js';
 import { isReservedPageSlug, slugCandidates, slugify } from './slugs.js';
 import { MAX_LIST_COUNT } from './posts.js';
 

@@ -3,33 +3,13 @@
 // Events go through the outbox (recorded in the store, relayed until the bus acknowledges them), with ids
 // from the post's revision, so a repeated announcement of one change is recorded and delivered once.
 import { publishing, type EventDef } from '@murmur/contracts';
-import { enqueueJob, eventIdFor, formatOffsetTime } from '@murmur/platform';
+import { enqueueJob, eventIdFor } from '@murmur/platform';
 import { publishPostJob } from '../jobs/publish-post.js';
-import type { PostDoc, SiteDoc } from '../store.js';
+import type { PostDoc } from '../store.js';
 import type { BusHeaders, PublishingContext } from './context.js';
-import { siteUrl } from './sites.js';
+import { publicPost } from './post-json.js';
 
 type PublicPost = publishing.PublicPost;
-
-export function permalink(ctx: PublishingContext, site: SiteDoc, post: Pick<PostDoc, 'path'>): string {
-  return post.path ? `${siteUrl(ctx, site)}${post.path}` : '';
-}
-
-export function publicPost(ctx: PublishingContext, site: SiteDoc, post: PostDoc): PublicPost {
-  return {
-    id: post._id,
-    userId: post.userId,
-    siteId: post.siteId,
-    url: permalink(ctx, site, post),
-    title: post.title,
-    contentHtml: post.contentHtml,
-    contentText: post.contentText,
-    publishedAt: formatOffsetTime(post.date),
-    photos: post.photos,
-    mentions: post.mentions,
-    categories: post.categories,
-  };
-}
 
 export type PostVerb = 'published' | 'updated' | 'deleted';
 
@@ -60,7 +40,11 @@ export async function announce(
   post: Pick<PostDoc, '_id' | 'revision'>,
   headers: BusHeaders,
 ): Promise<void> {
-  await ctx.outbox.publish(EVENTS[verb], copy, { headers, id: postEventId(post._id, post.revision, verb) });
+  await ctx.outbox.publish(
+    EVENTS[verb],
+    { ...copy, revision: post.revision },
+    { headers, id: postEventId(post._id, post.revision, verb) },
+  );
   await ctx.store.posts.updateOne(
     { _id: post._id, revision: post.revision },
     { $set: { announcedRevision: post.revision } },

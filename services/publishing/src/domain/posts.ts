@@ -8,7 +8,8 @@ import { renderBody, type RenderedBody } from './content.js';
 import type { BusHeaders, Caller, PublishingContext } from './context.js';
 import { badParam, postNotFound } from './errors.js';
 import { resolveMentions } from './mentions.js';
-import { announce, postEventId, publicPost, schedulePublication, verbOf } from './post-events.js';
+import { announce, postEventId, schedulePublication, verbOf } from './post-events.js';
+import { publicPost } from './post-json.js';
 import {
   checkChanges,
   editedPostTiming,
@@ -16,7 +17,7 @@ import {
   type PostChanges,
   type PostTiming,
 } from './post-rules.js';
-import { siteUrl } from './sites.js';
+import { siteUrl } from './site-json.js';
 import { datePath, slugCandidates, slugify, slugSource } from './slugs.js';
 
 export const MAX_LIST_COUNT = 100;
@@ -178,10 +179,15 @@ export async function deletePost(
   if (deletedCount === 0) throw postNotFound();
   // A scheduled post's job finds nothing to publish and ends.
   if (post.status === 'published') {
-    await ctx.outbox.publish(publishing.postDeleted, publicPost(ctx, site, post), {
-      headers,
-      id: postEventId(post._id, post.revision + 1, 'deleted'),
-    });
+    const revision = post.revision + 1;
+    await ctx.outbox.publish(
+      publishing.postDeleted,
+      { ...publicPost(ctx, site, post), revision },
+      {
+        headers,
+        id: postEventId(post._id, revision, 'deleted'),
+      },
+    );
   }
 }
 

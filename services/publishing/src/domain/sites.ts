@@ -1,45 +1,13 @@
 // Sites: every user has a default site (made when identity announces the account, or at the user's first
 // XML-RPC call if that came first), served at {PUBLIC_URL}/sites/{username}/ or on its own host.
 import { identity, publishing } from '@murmur/contracts';
-import {
-  badRequest,
-  conflict,
-  DuplicateKeyError,
-  eventIdFor,
-  formatOffsetTime,
-  notFound,
-} from '@murmur/platform';
+import { badRequest, conflict, DuplicateKeyError, eventIdFor, notFound } from '@murmur/platform';
 import type { SiteDoc } from '../store.js';
 import type { BusHeaders, Caller, PublishingContext } from './context.js';
 import { notYourSite, siteNotFound } from './errors.js';
+import { publicSite } from './site-json.js';
 
 type Site = publishing.Site;
-
-/** Absolute URL of a site's home page, ending in `/`; from configuration, never from a request. */
-export function siteUrl(ctx: PublishingContext, site: Pick<SiteDoc, 'host' | 'username'>): string {
-  if (site.host) return `${new URL(ctx.config.PUBLIC_URL).protocol}//${site.host}/`;
-  return `${ctx.config.PUBLIC_URL}/sites/${encodeURIComponent(site.username)}/`;
-}
-
-export function siteHost(ctx: PublishingContext, site: SiteDoc): string {
-  return site.host ?? new URL(ctx.config.PUBLIC_URL).host;
-}
-
-export function siteName(site: SiteDoc): string {
-  return site.ownerName.trim() !== '' ? site.ownerName : site.username;
-}
-
-export function publicSite(ctx: PublishingContext, site: SiteDoc): Site {
-  return {
-    id: site._id,
-    userId: site.userId,
-    username: site.username,
-    host: siteHost(ctx, site),
-    url: siteUrl(ctx, site),
-    isDefault: site.isDefault,
-    createdAt: formatOffsetTime(site.createdAt),
-  };
-}
 
 export interface SiteOwner {
   userId: number;

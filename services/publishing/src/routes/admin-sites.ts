@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { bearerToken, busHeaders, defineRoute, forbidden, unauthorized, zParam } from '@murmur/platform';
 import type { PublishingContext } from '../domain/context.js';
-import { publicSite, setSiteHost, sitesOfUsername } from '../domain/sites.js';
+import { publicSite } from '../domain/site-json.js';
+import { setSiteHost, sitesOfUsername } from '../domain/sites.js';
 
 const siteSchema = z.object({
   id: z.number(),

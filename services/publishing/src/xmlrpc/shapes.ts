@@ -2,8 +2,8 @@
 import type { CategoryDoc, PageDoc, PostDoc, SiteDoc } from '../store.js';
 import type { PublishingContext } from '../domain/context.js';
 import { pagePermalink } from '../domain/pages.js';
-import { permalink } from '../domain/post-events.js';
-import { siteName, siteUrl } from '../domain/sites.js';
+import { permalink } from '../domain/post-json.js';
+import { siteName, siteUrl } from '../domain/site-json.js';
 import type { XmlRpcOut } from './values.js';
 
 export function postStruct(ctx: PublishingContext, site: SiteDoc, post: PostDoc): XmlRpcOut {
