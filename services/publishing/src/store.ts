@@ -178,6 +178,38 @@ export class PublishingStore {
     await this.sites.updateMany({ userId }, { $set: { ownerName: name, updatedAt: now } });
   }
 
+  // --- posts, pages, categories ---
+
+  postById(id: number): Promise<PostDoc | null> {
+    return this.posts.findOne({ _id: id });
+  }
+
+  /** Any post holding that permalink (published or scheduled): a new one must take another. */
+  postByPermalink(siteId: number, path: string): Promise<PostDoc | null> {
+    return this.posts.findOne({ permalinkKey: `${siteId}/${path}` });
+  }
+
+  /** The public post at a permalink (site pages): drafts and scheduled posts are not found. */
+  publishedPostByPermalink(siteId: number, path: string): Promise<PostDoc | null> {
+    return this.posts.findOne({ permalinkKey: `${siteId}/${path}`, status: 'published' });
+  }
+
+  pageById(id: number): Promise<PageDoc | null> {
+    return this.pages.findOne({ _id: id });
+  }
+
+  pageBySlug(siteId: number, slug: string): Promise<PageDoc | null> {
+    return this.pages.findOne({ slugKey: `${siteId}/${slug}` });
+  }
+
+  categoriesOfSite(siteId: number): Promise<CategoryDoc[]> {
+    return this.categories.find({ siteId }, { sort: { name: 1 } });
+  }
+
+  categoryBySlug(siteId: number, slug: string): Promise<CategoryDoc | null> {
+    return this.categories.findOne({ slugKey: `${siteId}/${slug}` });
+  }
+
   /** Post and page ids come from counters and stay within 32 bits (they are sent as `<int>`). */
   async nextPostId(): Promise<number> {
     return nextId(this.raw, 'posts');

@@ -26,7 +26,7 @@ export async function resolveMentions(
   for (const { user } of found) {
     if (!user) continue;
     mentions.push({ userId: user.id, username: user.username });
-    const site = await ctx.store.sites.findOne({ defaultOf: user.id });
+    const site = await ctx.store.defaultSiteOf(user.id);
     urls.set(user.username.toLowerCase(), siteUrl(ctx, site ?? { host: null, username: user.username }));
   }
   return { mentions, urls };

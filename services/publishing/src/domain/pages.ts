@@ -73,9 +73,9 @@ export async function ownPage(
   caller: Caller,
   pageId: number,
 ): Promise<{ page: PageDoc; site: SiteDoc }> {
-  const page = await ctx.store.pages.findOne({ _id: pageId });
+  const page = await ctx.store.pageById(pageId);
   if (!page || page.userId !== caller.userId) throw pageNotFound();
-  const site = await ctx.store.sites.findOne({ _id: page.siteId });
+  const site = await ctx.store.siteById(page.siteId);
   if (!site) throw pageNotFound();
   return { page, site };
 }

@@ -63,7 +63,7 @@ export async function schedulePublication(ctx: PublishingContext, post: Pick<Pos
  */
 export async function publishScheduledPost(ctx: PublishingContext, postId: number): Promise<void> {
   const now = ctx.clock.now();
-  let post = await ctx.store.posts.findOne({ _id: postId });
+  let post = await ctx.store.postById(postId);
   if (!post) return;
   if (post.status === 'scheduled') {
     if (post.date.getTime() > now.getTime()) return;
@@ -89,7 +89,7 @@ export async function publishScheduledPost(ctx: PublishingContext, postId: numbe
     // Nothing of this job's left to do: not its flip, or already announced.
     return;
   }
-  const site = await ctx.store.sites.findOne({ _id: post.siteId });
+  const site = await ctx.store.siteById(post.siteId);
   if (!site) return;
   await announce(ctx, 'published', publicPost(ctx, site, post), post, {});
 }

@@ -54,7 +54,7 @@ async function savePost(ctx: PublishingContext, post: PostDoc, insert: boolean):
   for (;;) {
     if (candidates) {
       const path = `${datePath(post.date)}${candidates.next().value as string}.html`;
-      if (await ctx.store.posts.findOne({ permalinkKey: `${post.siteId}/${path}` })) continue;
+      if (await ctx.store.postByPermalink(post.siteId, path)) continue;
       post.path = path;
       post.permalinkKey = `${post.siteId}/${path}`;
     }
@@ -115,9 +115,9 @@ export async function ownPost(
   caller: Caller,
   postId: number,
 ): Promise<{ post: PostDoc; site: SiteDoc }> {
-  const post = await ctx.store.posts.findOne({ _id: postId });
+  const post = await ctx.store.postById(postId);
   if (!post || post.userId !== caller.userId) throw postNotFound();
-  const site = await ctx.store.sites.findOne({ _id: post.siteId });
+  const site = await ctx.store.siteById(post.siteId);
   if (!site) throw postNotFound();
   return { post, site };
 }
