@@ -30,6 +30,11 @@ export const publicPostSchema = z.object({
   mentions: z.array(mentionSchema),
   /** Category names. */
   categories: z.array(z.string()),
+  /**
+   * Grows with every change of the post; a consumer keeps a copy only when the event's revision is newer
+   * than the one it has (`applyIfNewer`). Absent in events recorded before revisions were sent.
+   */
+  revision: z.number().int().positive().optional(),
 });
 export type PublicPost = z.infer<typeof publicPostSchema>;
 
@@ -54,6 +59,9 @@ export const siteSchema = z.object({
   title: z.string().optional(),
   /** A line describing the site, when it has one. */
   description: z.string().optional(),
+
+  /** Grows with every change of the site (see publicPostSchema.revision). */
+  revision: z.number().int().positive().optional(),
 });
 export type Site = z.infer<typeof siteSchema>;
 

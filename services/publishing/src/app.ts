@@ -14,8 +14,20 @@ export async function buildPublishingApp(ctx: PublishingContext, store: Store): 
     logger: ctx.logger,
     config: ctx.config,
     bus: ctx.bus,
+    clock: ctx.clock,
+    // XML-RPC logins keep their own counter name and limit (XMLRPC_FAILED_LOGINS_PER_15_MINUTES).
+    auth: {
+      failedLogins: {
+        max: ctx.config.XMLRPC_FAILED_LOGINS_PER_15_MINUTES,
+        windowMs: 15 * 60_000,
+        name: 'xmlrpc-failed-login',
+      },
+    },
+    // The whole store (it holds the failed-login throttle); ready means the media can be reached too.
     store: {
-      // Ready means both the documents and the media can be reached.
+      kind: store.kind,
+      collection: (name) => store.collection(name),
+      close: () => store.close(),
       ping: async () => {
         await Promise.all([store.ping(), ctx.blobs.ping()]);
       },

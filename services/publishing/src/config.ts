@@ -1,5 +1,5 @@
 // Publishing's environment: the base variables, its port, and its own limits. docs/configuration.md
-// describes each variable (the section is in this service's issue report).
+// ("Publishing") and services/publishing/README.md describe each variable.
 import { z } from 'zod';
 import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
 

@@ -1,12 +1,18 @@
 // The publishing service: sites, posts, pages, categories and media, managed by blog editors over XML-RPC
 // and shown on the web as h-entry pages and feeds.
-import { JobQueue, openBlobStore, type ServiceDefinition, type Subscription } from '@murmur/platform';
+import {
+  createLimits,
+  createOutbox,
+  JobQueue,
+  openBlobStore,
+  type ServiceDefinition,
+  type Subscription,
+} from '@murmur/platform';
 import { buildPublishingApp } from './app.js';
+import { wireBus } from './bus.js';
 import { publishingConfigSchema, type PublishingConfig } from './config.js';
-import { createLimits } from './domain/auth.js';
 import type { PublishingContext } from './domain/context.js';
-import { PUBLISH_SCHEDULED_JOB, publishScheduledPost, type ScheduledPostJob } from './domain/post-events.js';
-import { subscribeToIdentity } from './domain/subscriptions.js';
+import { registerPublishingJobs } from './jobs/index.js';
 import { PublishingStore } from './store.js';
 
 export { publishingConfigSchema, type PublishingConfig } from './config.js';
@@ -22,7 +28,7 @@ export function createPublishingService(
   return {
     name: 'publishing',
     configSchema: publishingConfigSchema,
-    async create({ config, logger, store, bus }) {
+    async create({ config, logger, store, bus, clock }) {
       const publishingStore = new PublishingStore(store);
       await publishingStore.createIndexes();
       // Media live beside the documents, chosen by the same URL (files, GridFS, or memory in tests).
@@ -30,8 +36,12 @@ export function createPublishingService(
       const jobs = new JobQueue(store, {
         service: 'publishing',
         logger,
+        clock,
         ...(options.jobPollIntervalMs === undefined ? {} : { pollIntervalMs: options.jobPollIntervalMs }),
       });
+      // The relay's retries and retention run on real time: a test clock that stands still must not
+      // hold back delivery.
+      const outbox = createOutbox({ store, bus, logger, service: 'publishing' });
       const ctx: PublishingContext = {
         config,
         store: publishingStore,
@@ -39,15 +49,13 @@ export function createPublishingService(
         bus,
         jobs,
         logger,
-        limits: createLimits(store, config),
+        clock,
+        outbox,
+        limits: createLimits(store, clock, {
+          'xmlrpc-calls': { max: config.XMLRPC_CALLS_PER_MINUTE, windowMs: 60_000 },
+        }),
       };
-      jobs.register<ScheduledPostJob>(
-        PUBLISH_SCHEDULED_JOB,
-        (payload) => publishScheduledPost(ctx, payload),
-        {
-          concurrency: 2,
-        },
-      );
+      registerPublishingJobs(jobs, ctx);
       let app;
       try {
         app = await buildPublishingApp(ctx, store);
@@ -60,12 +68,14 @@ export function createPublishingService(
       return {
         app,
         async start() {
-          subscriptions = await subscribeToIdentity(ctx);
+          await outbox.start();
+          subscriptions = await wireBus(ctx);
           await jobs.start();
         },
         async stop() {
           await jobs.stop();
           for (const subscription of subscriptions) await subscription.unsubscribe();
+          await outbox.stop();
           await blobs.close();
         },
       };

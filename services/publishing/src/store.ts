@@ -22,6 +22,8 @@ export interface SiteDoc {
   defaultOf?: number;
   createdAt: Date;
   updatedAt: Date;
+  /** Bumped by every change of what site events carry; update events carry it in their id. */
+  revision?: number;
   [key: string]: unknown;
 }
 
@@ -137,6 +139,75 @@ export class PublishingStore {
       this.categories.createIndex({ slugKey: 1 }, { unique: true }),
       this.media.createIndex({ key: 1 }, { unique: true }),
     ]);
+  }
+
+  // --- sites ---
+
+  siteById(id: number): Promise<SiteDoc | null> {
+    return this.sites.findOne({ _id: id });
+  }
+
+  defaultSiteOf(userId: number): Promise<SiteDoc | null> {
+    return this.sites.findOne({ defaultOf: userId });
+  }
+
+  defaultSiteOfUsername(username: string): Promise<SiteDoc | null> {
+    return this.sites.findOne({ username, isDefault: true });
+  }
+
+  siteByHost(host: string): Promise<SiteDoc | null> {
+    return this.sites.findOne({ hostKey: host });
+  }
+
+  sitesByUsername(username: string): Promise<SiteDoc[]> {
+    return this.sites.find({ username }, { sort: { _id: 1 } });
+  }
+
+  /** Sets (or with null removes) a site's own host; the site after the change, or null if unknown. */
+  setSiteHost(id: number, host: string | null, now: Date): Promise<SiteDoc | null> {
+    const set = { host, updatedAt: now };
+    return this.sites.findOneAndUpdate(
+      { _id: id },
+      host === null
+        ? { $set: set, $unset: { hostKey: '' }, $inc: { revision: 1 } }
+        : { $set: { ...set, hostKey: host }, $inc: { revision: 1 } },
+    );
+  }
+
+  async renameSiteOwner(userId: number, name: string, now: Date): Promise<void> {
+    await this.sites.updateMany({ userId }, { $set: { ownerName: name, updatedAt: now } });
+  }
+
+  // --- posts, pages, categories ---
+
+  postById(id: number): Promise<PostDoc | null> {
+    return this.posts.findOne({ _id: id });
+  }
+
+  /** Any post holding that permalink (published or scheduled): a new one must take another. */
+  postByPermalink(siteId: number, path: string): Promise<PostDoc | null> {
+    return this.posts.findOne({ permalinkKey: `${siteId}/${path}` });
+  }
+
+  /** The public post at a permalink (site pages): drafts and scheduled posts are not found. */
+  publishedPostByPermalink(siteId: number, path: string): Promise<PostDoc | null> {
+    return this.posts.findOne({ permalinkKey: `${siteId}/${path}`, status: 'published' });
+  }
+
+  pageById(id: number): Promise<PageDoc | null> {
+    return this.pages.findOne({ _id: id });
+  }
+
+  pageBySlug(siteId: number, slug: string): Promise<PageDoc | null> {
+    return this.pages.findOne({ slugKey: `${siteId}/${slug}` });
+  }
+
+  categoriesOfSite(siteId: number): Promise<CategoryDoc[]> {
+    return this.categories.find({ siteId }, { sort: { name: 1 } });
+  }
+
+  categoryBySlug(siteId: number, slug: string): Promise<CategoryDoc | null> {
+    return this.categories.findOne({ slugKey: `${siteId}/${slug}` });
   }
 
   /** Post and page ids come from counters and stay within 32 bits (they are sent as `<int>`). */

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { publishing, type EventEnvelope } from '@murmur/contracts';
 import type { Subscription } from '@murmur/platform';
-import { ADMIN_TOKEN, eventually, startHarness, type Account, type Harness } from './harness.js';
+import { ADMIN_TOKEN, startHarness, type Account, type Harness } from './harness.js';
+import { eventually } from '@murmur/platform/testing';
 import { send } from './http.js';
 
 let h: Harness;
@@ -61,6 +62,7 @@ describe('default site', () => {
       isDefault: true,
       createdAt: expect.stringMatching(/\+00:00$/),
       title: 'Ada',
+      revision: 1,
     });
     await new Promise((r) => setTimeout(r, 200));
     expect(created.filter((e) => e.data.site.userId === ada.id)).toHaveLength(1);

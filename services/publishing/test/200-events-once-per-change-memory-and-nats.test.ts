@@ -3,7 +3,8 @@
 // or deleted, published by the scheduler; events sent while the subscriber was away arrive when it returns.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeWithNats, startNatsServer, type NatsServerHandle } from '@murmur/platform/testing';
-import { eventually, startHarness, type Account, type Harness } from './harness.js';
+import { startHarness, type Account, type Harness } from './harness.js';
+import { eventually } from '@murmur/platform/testing';
 import { recordPostEvents, settle } from './events.js';
 
 function defineEventTests(start: () => Promise<Harness>): void {
@@ -88,7 +89,12 @@ function defineEventTests(start: () => Promise<Harness>): void {
         photos: ['https://img.example/p.jpg'],
         mentions: [{ userId: bob.id, username: 'bob' }],
         categories: ['Talk'],
+        revision: 1,
       });
+      // Each event carries the revision it announces, growing with every change.
+      const revisions = log.of(id).map((e) => e.envelope.data.revision!);
+      expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
+      expect(new Set(revisions).size).toBe(revisions.length);
       expect(log.of(id)[1]!.envelope.data.title).toBe('Evented, edited');
       expect(new Set(log.events.map((e) => e.envelope.id)).size).toBe(log.events.length);
     } finally {

@@ -1,7 +1,8 @@
 // `@bob` in a post names user bob in the published event (and links to bob's site in the HTML);
 // `@nobody` (no such user), e-mail addresses and mentions inside links name no one.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, startHarness, type Account, type Harness } from './harness.js';
+import { startHarness, type Account, type Harness } from './harness.js';
+import { eventually } from '@murmur/platform/testing';
 import { recordPostEvents, type PostEventLog } from './events.js';
 
 let h: Harness;

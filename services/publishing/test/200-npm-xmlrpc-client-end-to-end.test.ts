@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import xmlrpc from 'xmlrpc';
 import { PNG } from './fixtures.js';
-import { eventually, startHarness, type Account, type Harness } from './harness.js';
+import { startHarness, type Account, type Harness } from './harness.js';
+import { eventually } from '@murmur/platform/testing';
 
 let h: Harness;
 let ada: Account;

@@ -8,10 +8,11 @@ import {
   openStore,
   startService,
   type Bus,
+  type Clock,
   type RunningService,
   type Store,
 } from '@murmur/platform';
-import { freePort, testLogger } from '@murmur/platform/testing';
+import { eventually, freePort, sendOverWire, testLogger } from '@murmur/platform/testing';
 import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService, type PublishingConfig } from '../src/index.js';
@@ -61,6 +62,10 @@ export interface HarnessOptions {
   /** Publishing's STORE_URL (documents and media); default `memory:`. Use `file:<dir>` to restart. */
   storeUrl?: string;
   jobPollIntervalMs?: number;
+  /** Publishing's clock (a TestClock moves its dates, limits and jobs); default the system clock. */
+  clock?: Clock;
+  /** The bus publishing gets, made from the shared one (a test can make its publishes fail). */
+  wrapBus?: (bus: Bus) => Bus;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -104,8 +109,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     startService(createPublishingService({ jobPollIntervalMs: options.jobPollIntervalMs ?? 100 }), {
       env,
       store: publishingStore,
-      bus,
+      bus: options.wrapBus ? options.wrapBus(bus) : bus,
       logger,
+      ...(options.clock ? { clock: options.clock } : {}),
       port: publishingPort,
       host: '127.0.0.1',
     });
@@ -141,14 +147,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     bus,
     async createUser(username, opts = {}) {
       const email = opts.email ?? `${username}@example.com`;
-      const res = await send(identity.url, {
+      const res = await sendOverWire(identity.url, {
         method: 'POST',
-        path: '/admin/users',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ username, email, ...(opts.name ? { name: opts.name } : {}) }),
+        url: '/admin/users',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { username, email, ...(opts.name ? { name: opts.name } : {}) },
       });
-      if (res.statusCode !== 201) throw new Error(`creating ${username}: ${res.statusCode} ${res.text}`);
-      const created = JSON.parse(res.text) as { id: number; token: string };
+      if (res.statusCode !== 201) throw new Error(`creating ${username}: ${res.statusCode} ${res.body}`);
+      const created = res.json() as { id: number; token: string };
       return { id: created.id, username, email, token: created.token };
     },
     call: (method, params, opts = {}) =>
@@ -183,17 +189,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   return harness;
-}
-
-/** Waits until `check` yields a value (events and jobs run on their own schedule). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 export interface HarnessWithBaseline {

@@ -1,8 +1,9 @@
-// Requests to a listening server over a real socket. Like the platform's sendOverWire, but the body also
-// comes back as bytes (media tests compare them). XML-RPC responses are read by an independent parser:
-// the npm xmlrpc package's deserializer, as its client would read them.
+// XML-RPC over a real socket with the platform's sendOverWire, responses read by an independent parser:
+// the npm xmlrpc package's deserializer, as its client would read them. `send` keeps the body as bytes
+// too, for the media tests (sendOverWire gives text only).
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
+import { sendOverWire } from '@murmur/platform/testing';
 // @ts-expect-error — the package's internals have no type declarations; the deserializer is public API in its docs.
 import Deserializer from 'xmlrpc/lib/deserializer.js';
 import { encodeMethodCall } from '../src/xmlrpc/encode.js';
@@ -15,6 +16,7 @@ export interface TestResponse {
   text: string;
 }
 
+/** A request whose answer keeps its bytes (media); XML-RPC calls go through sendOverWire. */
 export function send(
   baseUrl: string,
   options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
@@ -83,14 +85,14 @@ export async function postXml(
   xml: string | Buffer,
   headers: Record<string, string> = {},
 ): Promise<RpcResponse> {
-  const res = await send(baseUrl, {
+  const res = await sendOverWire(baseUrl, {
     method: 'POST',
-    path: '/xmlrpc',
+    url: '/xmlrpc',
     headers: { 'content-type': 'text/xml', ...headers },
-    body: xml,
+    payload: xml,
   });
-  const out: RpcResponse = { statusCode: res.statusCode, headers: res.headers, text: res.text };
-  if (res.statusCode === 200) Object.assign(out, await readMethodResponse(res.text));
+  const out: RpcResponse = { statusCode: res.statusCode, headers: res.headers, text: res.body };
+  if (res.statusCode === 200) Object.assign(out, await readMethodResponse(res.body));
   return out;
 }
 

@@ -1,4 +1,4 @@
-// JSON Feed validation with ajv and the jsonfeed-schema package (formats.md §2), its two formats checked
+// JSON Feed validation with ajv and the jsonfeed-schema package (docs/api/conventions.md, "JSON Feed"), its two formats checked
 // strictly: `uri` by the WHATWG parser, `date-time` as RFC 3339.
 import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';

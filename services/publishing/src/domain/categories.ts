@@ -40,7 +40,7 @@ async function createCategory(ctx: PublishingContext, site: SiteDoc, name: strin
       nameKey: nameKey(site._id, name),
       slug,
       slugKey: `${site._id}/${slug}`,
-      createdAt: new Date(),
+      createdAt: ctx.clock.now(),
     };
     try {
       await ctx.store.categories.insertOne(doc);
@@ -70,7 +70,7 @@ export async function useCategories(
 }
 
 export async function categoriesOfSite(ctx: PublishingContext, siteId: number): Promise<CategoryDoc[]> {
-  return ctx.store.categories.find({ siteId }, { sort: { name: 1 } });
+  return ctx.store.categoriesOfSite(siteId);
 }
 
 export async function categoryBySlug(
@@ -78,5 +78,5 @@ export async function categoryBySlug(
   siteId: number,
   slug: string,
 ): Promise<CategoryDoc | null> {
-  return ctx.store.categories.findOne({ slugKey: `${siteId}/${slug}` });
+  return ctx.store.categoryBySlug(siteId, slug);
 }

@@ -1,14 +1,10 @@
 // What the domain functions work with. Built once per service instance (index.ts).
-import type { BlobStore, Bus, JobQueue, Logger, StoreRateLimiter } from '@murmur/platform';
+import type { BlobStore, Bus, Clock, JobQueue, Limits, Logger, Outbox } from '@murmur/platform';
 import type { PublishingConfig } from '../config.js';
 import type { PublishingStore } from '../store.js';
 
-export interface PublishingLimits {
-  /** Failed XML-RPC logins per (login, client address). */
-  failedLogins: StoreRateLimiter;
-  /** XML-RPC calls per user. */
-  calls: StoreRateLimiter;
-}
+/** Store-backed limits shared by replicas: XML-RPC calls per user (XMLRPC_CALLS_PER_MINUTE). */
+export type PublishingLimitName = 'xmlrpc-calls';
 
 export interface PublishingContext {
   config: PublishingConfig;
@@ -17,7 +13,11 @@ export interface PublishingContext {
   bus: Bus;
   jobs: JobQueue;
   logger: Logger;
-  limits: PublishingLimits;
+  limits: Limits<PublishingLimitName>;
+  /** The process clock (tests move a TestClock): every date the domain writes comes from it. */
+  clock: Clock;
+  /** Events are recorded here with the state change and relayed to the bus until acknowledged. */
+  outbox: Outbox;
 }
 
 /** Headers to carry on bus messages, so the request id travels with them. */

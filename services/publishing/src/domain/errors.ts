@@ -1,5 +1,5 @@
 // The domain's refusals as platform errors. The XML-RPC layer turns each status into the fault code of
-// publishing.md (400 → −32602, 401, 403, 404, 413); web routes send them as HTTP statuses.
+// docs/api/publishing.md (400 → −32602, 401, 403, 404, 413); web routes send them as HTTP statuses.
 import { AppError, badRequest, notFound } from '@murmur/platform';
 
 export const badParam = (message: string) => badRequest(message);
@@ -9,7 +9,7 @@ export const postNotFound = () => notFound('No such post.');
 export const pageNotFound = () => notFound('No such page.');
 export const siteNotFound = () => notFound('No such site.');
 
-/** A site of another user (publishing.md: 401, unlike posts). */
+/** A site of another user (docs/api/publishing.md: 401, unlike posts). */
 export const notYourSite = () => new AppError(401, 'not_allowed', 'That site belongs to another user.');
 export const mediaTypeNotAllowed = () => new AppError(401, 'not_allowed', 'That media type is not allowed.');
 export const mediaTooLarge = (maxBytes: number) =>

@@ -58,7 +58,7 @@ export async function uploadMedia(
   const name = safeMediaName(upload.name);
   const id = randomBytes(12).toString('hex');
   const random = randomBytes(12).toString('base64url').replace(/[-_]/g, 'x');
-  const now = new Date();
+  const now = ctx.clock.now();
   const key = `${site._id}/${now.getUTCFullYear()}/${random}-${name}`;
   await ctx.blobs.put(key, upload.bits, {
     contentType: type,

@@ -2,7 +2,7 @@
 import { identity, type publishing } from '@murmur/contracts';
 import type { BusHeaders, PublishingContext } from './context.js';
 import { mentionCandidates } from './content.js';
-import { siteUrl } from './sites.js';
+import { siteUrl } from './site-json.js';
 
 type Mention = publishing.Mention;
 
@@ -26,7 +26,7 @@ export async function resolveMentions(
   for (const { user } of found) {
     if (!user) continue;
     mentions.push({ userId: user.id, username: user.username });
-    const site = await ctx.store.sites.findOne({ defaultOf: user.id });
+    const site = await ctx.store.defaultSiteOf(user.id);
     urls.set(user.username.toLowerCase(), siteUrl(ctx, site ?? { host: null, username: user.username }));
   }
   return { mentions, urls };

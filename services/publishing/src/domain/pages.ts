@@ -5,7 +5,7 @@ import { renderBody } from './content.js';
 import type { Caller, PublishingContext } from './context.js';
 import { badParam, pageNotFound } from './errors.js';
 import { checkBody, checkTitle } from './post-rules.js';
-import { siteUrl } from './sites.js';
+import { siteUrl } from './site-json.js';
 import { isReservedPageSlug, slugCandidates, slugify } from './slugs.js';
 import { MAX_LIST_COUNT } from './posts.js';
 
@@ -40,7 +40,7 @@ export async function createPage(
 ): Promise<number> {
   const changes = checked(input);
   if (!changes.title) throw badParam('title: a page needs a title');
-  const now = new Date();
+  const now = ctx.clock.now();
   const id = await ctx.store.nextPageId();
   const base = slugify(changes.title) || `page-${id}`;
   for (const slug of slugCandidates(base)) {
@@ -73,9 +73,9 @@ export async function ownPage(
   caller: Caller,
   pageId: number,
 ): Promise<{ page: PageDoc; site: SiteDoc }> {
-  const page = await ctx.store.pages.findOne({ _id: pageId });
+  const page = await ctx.store.pageById(pageId);
   if (!page || page.userId !== caller.userId) throw pageNotFound();
-  const site = await ctx.store.sites.findOne({ _id: page.siteId });
+  const site = await ctx.store.siteById(page.siteId);
   if (!site) throw pageNotFound();
   return { page, site };
 }
@@ -90,7 +90,7 @@ export async function editPage(
   const { page, site } = await ownPage(ctx, caller, pageId);
   const changes = checked(input);
   if (changes.title === '') throw badParam('title: a page needs a title');
-  const set: Partial<PageDoc> = { modifiedAt: new Date() };
+  const set: Partial<PageDoc> = { modifiedAt: ctx.clock.now() };
   if (changes.title !== undefined) set.title = changes.title;
   if (changes.description !== undefined) Object.assign(set, bodyOf(ctx, site, changes.description));
   if (changes.isNavigation !== undefined) set.isNavigation = changes.isNavigation;

@@ -1,39 +1,15 @@
 // What the rest of Murmur hears about posts: `evt.publishing.post.published / .updated / .deleted` with
 // the post's public copy, and the scheduler that publishes scheduled posts when their time comes.
-// Event ids carry the post's revision, so a repeated announcement of one change is recognisable.
+// Events go through the outbox (recorded in the store, relayed until the bus acknowledges them), with ids
+// from the post's revision, so a repeated announcement of one change is recorded and delivered once.
 import { publishing, type EventDef } from '@murmur/contracts';
-import { formatOffsetTime } from '@murmur/platform';
-import type { PostDoc, SiteDoc } from '../store.js';
+import { enqueueJob, eventIdFor } from '@murmur/platform';
+import { publishPostJob } from '../jobs/publish-post.js';
+import type { PostDoc } from '../store.js';
 import type { BusHeaders, PublishingContext } from './context.js';
-import { siteUrl } from './sites.js';
+import { publicPost } from './post-json.js';
 
 type PublicPost = publishing.PublicPost;
-
-export const PUBLISH_SCHEDULED_JOB = 'publish-scheduled-post';
-
-export interface ScheduledPostJob {
-  postId: number;
-}
-
-export function permalink(ctx: PublishingContext, site: SiteDoc, post: Pick<PostDoc, 'path'>): string {
-  return post.path ? `${siteUrl(ctx, site)}${post.path}` : '';
-}
-
-export function publicPost(ctx: PublishingContext, site: SiteDoc, post: PostDoc): PublicPost {
-  return {
-    id: post._id,
-    userId: post.userId,
-    siteId: post.siteId,
-    url: permalink(ctx, site, post),
-    title: post.title,
-    contentHtml: post.contentHtml,
-    contentText: post.contentText,
-    publishedAt: formatOffsetTime(post.date),
-    photos: post.photos,
-    mentions: post.mentions,
-    categories: post.categories,
-  };
-}
 
 export type PostVerb = 'published' | 'updated' | 'deleted';
 
@@ -51,7 +27,12 @@ export function verbOf(wasPublic: boolean, isPublic: boolean): PostVerb | null {
   return null;
 }
 
-/** Publishes the event of `post`'s current revision, then records that it was announced. */
+/** The id of the event announcing `revision` of a post: the same change always gets the same id. */
+export function postEventId(postId: number, revision: number, verb: PostVerb): string {
+  return eventIdFor('publishing', 'post', postId, revision, verb);
+}
+
+/** Records the event of `post`'s current revision in the outbox, then that it was announced. */
 export async function announce(
   ctx: PublishingContext,
   verb: PostVerb,
@@ -59,7 +40,11 @@ export async function announce(
   post: Pick<PostDoc, '_id' | 'revision'>,
   headers: BusHeaders,
 ): Promise<void> {
-  await ctx.bus.publish(EVENTS[verb], copy, { headers, id: `post-${post._id}-r${post.revision}-${verb}` });
+  await ctx.outbox.publish(
+    EVENTS[verb],
+    { ...copy, revision: post.revision },
+    { headers, id: postEventId(post._id, post.revision, verb) },
+  );
   await ctx.store.posts.updateOne(
     { _id: post._id, revision: post.revision },
     { $set: { announcedRevision: post.revision } },
@@ -67,18 +52,18 @@ export async function announce(
 }
 
 export async function schedulePublication(ctx: PublishingContext, post: Pick<PostDoc, '_id' | 'date'>) {
-  await ctx.jobs.enqueue<ScheduledPostJob>(PUBLISH_SCHEDULED_JOB, { postId: post._id }, { runAt: post.date });
+  await enqueueJob(ctx.jobs, publishPostJob, { postId: post._id }, { runAt: post.date });
 }
 
 /**
  * The scheduler's job: publish the post if it is still scheduled and due. A job for an old date (the post
  * was rescheduled, unscheduled or deleted since) does nothing; the job for the new date does the work.
  * Safe to run twice: only the run that flips the status announces, and a run that finds the flip done but
- * not announced (the bus failed last time) announces it again under the same event id.
+ * not announced (the store failed after the flip) records the event again under the same id.
  */
-export async function publishScheduledPost(ctx: PublishingContext, job: ScheduledPostJob): Promise<void> {
-  const now = new Date();
-  let post = await ctx.store.posts.findOne({ _id: job.postId });
+export async function publishScheduledPost(ctx: PublishingContext, postId: number): Promise<void> {
+  const now = ctx.clock.now();
+  let post = await ctx.store.postById(postId);
   if (!post) return;
   if (post.status === 'scheduled') {
     if (post.date.getTime() > now.getTime()) return;
@@ -104,7 +89,7 @@ export async function publishScheduledPost(ctx: PublishingContext, job: Schedule
     // Nothing of this job's left to do: not its flip, or already announced.
     return;
   }
-  const site = await ctx.store.sites.findOne({ _id: post.siteId });
+  const site = await ctx.store.siteById(post.siteId);
   if (!site) return;
   await announce(ctx, 'published', publicPost(ctx, site, post), post, {});
 }

@@ -1,4 +1,4 @@
-// The rules of publishing.md that need no storage: input limits and how a post's status and date follow
+// The rules of docs/api/publishing.md that need no storage: input limits and how a post's status and date follow
 // from `post_status`, the `publish` flag and the date member.
 import type { PostStatus } from '../store.js';
 import { MAX_CATEGORIES } from './categories.js';

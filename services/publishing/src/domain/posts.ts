@@ -8,7 +8,8 @@ import { renderBody, type RenderedBody } from './content.js';
 import type { BusHeaders, Caller, PublishingContext } from './context.js';
 import { badParam, postNotFound } from './errors.js';
 import { resolveMentions } from './mentions.js';
-import { announce, publicPost, schedulePublication, verbOf } from './post-events.js';
+import { announce, postEventId, schedulePublication, verbOf } from './post-events.js';
+import { publicPost } from './post-json.js';
 import {
   checkChanges,
   editedPostTiming,
@@ -16,7 +17,7 @@ import {
   type PostChanges,
   type PostTiming,
 } from './post-rules.js';
-import { siteUrl } from './sites.js';
+import { siteUrl } from './site-json.js';
 import { datePath, slugCandidates, slugify, slugSource } from './slugs.js';
 
 export const MAX_LIST_COUNT = 100;
@@ -53,7 +54,7 @@ async function savePost(ctx: PublishingContext, post: PostDoc, insert: boolean):
   for (;;) {
     if (candidates) {
       const path = `${datePath(post.date)}${candidates.next().value as string}.html`;
-      if (await ctx.store.posts.findOne({ permalinkKey: `${post.siteId}/${path}` })) continue;
+      if (await ctx.store.postByPermalink(post.siteId, path)) continue;
       post.path = path;
       post.permalinkKey = `${post.siteId}/${path}`;
     }
@@ -83,7 +84,7 @@ export async function createPost(
   const description = changes.description ?? '';
   if (title === '' && description.trim() === '')
     throw badParam('description: a post needs a description or a title');
-  const now = new Date();
+  const now = ctx.clock.now();
   const timing = newPostTiming(changes, now);
   const rendered = await render(ctx, site, description, headers);
   const categories = await useCategories(ctx, site, changes.categories ?? []);
@@ -114,9 +115,9 @@ export async function ownPost(
   caller: Caller,
   postId: number,
 ): Promise<{ post: PostDoc; site: SiteDoc }> {
-  const post = await ctx.store.posts.findOne({ _id: postId });
+  const post = await ctx.store.postById(postId);
   if (!post || post.userId !== caller.userId) throw postNotFound();
-  const site = await ctx.store.sites.findOne({ _id: post.siteId });
+  const site = await ctx.store.siteById(post.siteId);
   if (!site) throw postNotFound();
   return { post, site };
 }
@@ -134,7 +135,7 @@ export async function editPost(
   const description = changes.description ?? before.body;
   if (title === '' && description.trim() === '')
     throw badParam('description: a post needs a description or a title');
-  const now = new Date();
+  const now = ctx.clock.now();
   const current: PostTiming = { status: before.status, date: before.date, dateGiven: before.dateGiven };
   const timing = editedPostTiming(current, changes, now);
   const rendered =
@@ -178,10 +179,15 @@ export async function deletePost(
   if (deletedCount === 0) throw postNotFound();
   // A scheduled post's job finds nothing to publish and ends.
   if (post.status === 'published') {
-    await ctx.bus.publish(publishing.postDeleted, publicPost(ctx, site, post), {
-      headers,
-      id: `post-${post._id}-r${post.revision + 1}-deleted`,
-    });
+    const revision = post.revision + 1;
+    await ctx.outbox.publish(
+      publishing.postDeleted,
+      { ...publicPost(ctx, site, post), revision },
+      {
+        headers,
+        id: postEventId(post._id, revision, 'deleted'),
+      },
+    );
   }
 }
 

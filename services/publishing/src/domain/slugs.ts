@@ -1,4 +1,4 @@
-// Slugs and the paths built from them (publishing.md): ASCII-folded, lower case, runs of anything else
+// Slugs and the paths built from them (docs/api/publishing.md, "Permalinks"): ASCII-folded, lower case, runs of anything else
 // become `-`, at most 60 characters; a clash gets `-2`, `-3`, ….
 const FOLDS: Record<string, string> = {
   ß: 'ss',

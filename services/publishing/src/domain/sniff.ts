@@ -1,4 +1,4 @@
-// Does an upload's content agree with its declared media type? (security.md §6.) The declared family
+// Does an upload's content agree with its declared media type? (An upload must be what it says it is, so a browser never runs it as something else.) The declared family
 // (image, audio, video, PDF) must match the leading bytes, and nothing that a browser could take for HTML
 // is accepted under any type.
 export type MediaFamily = 'image' | 'audio' | 'video' | 'pdf';
@@ -55,12 +55,19 @@ export function looksLikeHtml(bytes: Uint8Array): boolean {
   });
 }
 
+/**
+ * An XML declaration, comments, then `<svg`. Each comment ends at its first `-->`: with a lazy
+ * `[\s\S]*?` a comment could also swallow the next ones, and a failing match would try every way of
+ * grouping them (exponential in the number of comments, within the 1 KiB head).
+ */
+const SVG_START = /^(?:<\?xml[^>]*>\s*)?(?:<!--(?:(?!-->)[\s\S])*-->\s*)*<svg[\s>]/i;
+
 function isSvg(bytes: Uint8Array): boolean {
   const head = Buffer.from(bytes.subarray(0, 1024))
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .trimStart();
-  return /^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head);
+  return SVG_START.test(head);
 }
 
 function isImage(bytes: Uint8Array, mediaType: string): boolean {

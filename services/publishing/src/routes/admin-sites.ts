@@ -3,22 +3,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { publishing } from '@murmur/contracts';
-import {
-  badRequest,
-  bearerToken,
-  busHeaders,
-  conflict,
-  defineRoute,
-  DuplicateKeyError,
-  forbidden,
-  notFound,
-  unauthorized,
-  zParam,
-} from '@murmur/platform';
+import { bearerToken, busHeaders, defineRoute, forbidden, unauthorized, zParam } from '@murmur/platform';
 import type { PublishingContext } from '../domain/context.js';
-import { publicSite } from '../domain/sites.js';
-import type { SiteDoc } from '../store.js';
+import { publicSite } from '../domain/site-json.js';
+import { setSiteHost, sitesOfUsername } from '../domain/sites.js';
 
 const siteSchema = z.object({
   id: z.number(),
@@ -29,8 +17,6 @@ const siteSchema = z.object({
   isDefault: z.boolean(),
   createdAt: z.string(),
 });
-
-const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -53,10 +39,7 @@ export function registerAdminSiteRoutes(scope: FastifyInstance, ctx: PublishingC
     input: z.object({ username: zParam.string({ max: 64 }) }),
     response: { 200: z.object({ sites: z.array(siteSchema) }) },
     handler: async ({ input }) => {
-      const sites = await ctx.store.sites.find(
-        { username: input.username.toLowerCase() },
-        { sort: { _id: 1 } },
-      );
+      const sites = await sitesOfUsername(ctx, input.username);
       return { sites: sites.map((s) => publicSite(ctx, s)) };
     },
   });
@@ -67,27 +50,6 @@ export function registerAdminSiteRoutes(scope: FastifyInstance, ctx: PublishingC
     params: idParams,
     input: z.object({ host: zParam.string({ max: 253, trim: true }) }),
     response: { 200: siteSchema },
-    handler: async ({ params, input, request }) => {
-      const host = input.host.toLowerCase();
-      if (host !== '' && !HOST.test(host))
-        throw badRequest('host: must be a host name such as blog.example.com', 'host');
-      if (host !== '' && host === new URL(ctx.config.PUBLIC_URL).hostname)
-        throw badRequest('host: that is the public URL’s own host', 'host');
-      const set: Partial<SiteDoc> = { host: host === '' ? null : host, updatedAt: new Date() };
-      let site: SiteDoc | null;
-      try {
-        site = await ctx.store.sites.findOneAndUpdate(
-          { _id: params.id },
-          host === '' ? { $set: set, $unset: { hostKey: '' } } : { $set: { ...set, hostKey: host } },
-        );
-      } catch (err) {
-        if (err instanceof DuplicateKeyError) throw conflict('host: another site uses that host');
-        throw err;
-      }
-      if (!site) throw notFound('No such site.');
-      const view = publicSite(ctx, site);
-      await ctx.bus.publish(publishing.siteUpdated, { site: view }, { headers: busHeaders(request) });
-      return view;
-    },
+    handler: ({ params, input, request }) => setSiteHost(ctx, params.id, input.host, busHeaders(request)),
   });
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute, notFound } from '@murmur/platform';
 import type { PublishingContext } from '../domain/context.js';
+import { defaultSiteOfUsername, siteOfHost } from '../domain/sites.js';
 import { serveSitePath } from '../web/site.js';
 
 const username = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,29}$/);
@@ -18,10 +19,7 @@ export function registerSiteRoutes(scope: FastifyInstance, ctx: PublishingContex
     params: z.object({ username }),
     rateLimit,
     handler: async ({ params, reply }) => {
-      const site = await ctx.store.sites.findOne({
-        username: params.username.toLowerCase(),
-        isDefault: true,
-      });
+      const site = await defaultSiteOfUsername(ctx, params.username);
       if (!site) throw notFound();
       return reply.redirect(`${ctx.config.PUBLIC_URL}/sites/${encodeURIComponent(site.username)}/`, 301);
     },
@@ -33,10 +31,7 @@ export function registerSiteRoutes(scope: FastifyInstance, ctx: PublishingContex
     params: z.object({ username, '*': z.string().max(300) }),
     rateLimit,
     handler: async ({ params, reply }) => {
-      const site = await ctx.store.sites.findOne({
-        username: params.username.toLowerCase(),
-        isDefault: true,
-      });
+      const site = await defaultSiteOfUsername(ctx, params.username);
       if (!site) throw notFound();
       return serveSitePath(ctx, site, params['*'], reply);
     },
@@ -50,7 +45,7 @@ export function registerSiteRoutes(scope: FastifyInstance, ctx: PublishingContex
     rateLimit,
     handler: async ({ params, request, reply }) => {
       const host = request.hostname.toLowerCase();
-      const site = host ? await ctx.store.sites.findOne({ hostKey: host }) : null;
+      const site = host ? await siteOfHost(ctx, host) : null;
       if (!site) throw notFound('Not found.');
       return serveSitePath(ctx, site, params['*'], reply);
     },

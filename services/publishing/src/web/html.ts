@@ -31,7 +31,7 @@ export function trusted(markup: string): Html {
   return new Html(markup);
 }
 
-/** Headers of every site page (security.md §8; pages show remote images and media, so those are allowed). */
+/** Headers of every site page (no scripts, no framing; pages show remote images and media, so those are allowed). */
 export const SITE_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'x-content-type-options': 'nosniff',

@@ -4,8 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { notFound } from '@murmur/platform';
 import type { PublishingContext } from '../domain/context.js';
 import { categoryBySlug } from '../domain/categories.js';
-import { permalink } from '../domain/post-events.js';
-import { siteName, siteUrl } from '../domain/sites.js';
+import { permalink } from '../domain/post-json.js';
+import { siteName, siteUrl } from '../domain/site-json.js';
 import type { SiteDoc } from '../store.js';
 import { jsonFeed, rsdDocument, rssFeed } from './feeds.js';
 import { SITE_PAGE_HEADERS } from './html.js';
@@ -75,7 +75,7 @@ export async function serveSitePath(
   }
   const post = POST_PATH.exec(path);
   if (post) {
-    const found = await ctx.store.posts.findOne({ permalinkKey: `${site._id}/${path}`, status: 'published' });
+    const found = await ctx.store.publishedPostByPermalink(site._id, path);
     if (!found) throw notFound();
     return sendHtml(reply, entryPage(view, { post: found, url: permalink(ctx, site, found) }));
   }
@@ -93,7 +93,7 @@ export async function serveSitePath(
   }
   const page = PAGE_PATH.exec(path);
   if (page) {
-    const found = await ctx.store.pages.findOne({ slugKey: `${site._id}/${page[1]!}` });
+    const found = await ctx.store.pageBySlug(site._id, page[1]!);
     if (!found) throw notFound();
     return sendHtml(reply, userPage(view, found));
   }

@@ -1,5 +1,5 @@
 // The XML-RPC request decoder: a strict streaming parser (saxes) driven as an event machine, with the
-// hardening of security.md §7. A DOCTYPE ends the parse (so no entity is ever declared, let alone
+// hardening any parser of untrusted XML needs. A DOCTYPE ends the parse (so no entity is ever declared, let alone
 // expanded); depth, element count and string sizes are capped while parsing; the grammar of a
 // <methodCall> is checked element by element; scalar values are checked as they close.
 import { SaxesParser } from 'saxes';
@@ -73,6 +73,13 @@ const badValue = (why: string) => new XmlRpcFault(FAULT.badParams, `Invalid para
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
+/**
+ * A decimal number. The digits before the point and after it are separate, unambiguous runs: with
+ * `\d+\.?\d*` a long run of digits can be split between the two quantifiers in every way, and a
+ * non-matching value of a million digits would keep the process busy for hours.
+ */
+const DOUBLE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 function scalarValue(type: string, raw: string, limits: DecodeLimits): XmlRpcValue {
   switch (type) {
     case 'string':
@@ -94,8 +101,7 @@ function scalarValue(type: string, raw: string, limits: DecodeLimits): XmlRpcVal
     case 'double': {
       const t = raw.trim();
       const n = Number(t);
-      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) || !Number.isFinite(n))
-        throw badValue('<double> must be a finite number');
+      if (!DOUBLE.test(t) || !Number.isFinite(n)) throw badValue('<double> must be a finite number');
       return n;
     }
     case 'dateTime.iso8601': {
@@ -136,7 +142,22 @@ function dropForbiddenReferences(xml: string): string {
 
 const CHUNK = 64 * 1024;
 
-export function decodeMethodCall(xml: string, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): MethodCall {
+/** A decoder fed the body piece by piece, so a caller can act on the first parameters before the rest. */
+export interface MethodCallDecoder {
+  /** The method name, once its element has closed. */
+  readonly methodName: string | undefined;
+  /** The parameters whose `<param>` has closed so far. */
+  readonly params: readonly XmlRpcValue[];
+  /** Decodes more of the document; throws the fault of a problem as soon as it is seen. */
+  write(text: string): void;
+  /** Ends the document: the call, or the fault of an incomplete one. */
+  close(): MethodCall;
+}
+
+/** The longest character reference `dropForbiddenReferences` looks at (`&#x` + 8 digits + `;`). */
+const MAX_REFERENCE = 12;
+
+export function createMethodCallDecoder(limits: DecodeLimits = DEFAULT_DECODE_LIMITS): MethodCallDecoder {
   const parser = new SaxesParser({ position: true });
   const stack: Frame[] = [];
   let elements = 0;
@@ -264,10 +285,41 @@ export function decodeMethodCall(xml: string, limits: DecodeLimits = DEFAULT_DEC
     parent!.value = value;
   });
 
-  const clean = dropForbiddenReferences(xml);
-  for (let i = 0; i < clean.length; i += CHUNK) parser.write(clean.slice(i, i + CHUNK));
-  parser.close();
-  if (!rootSeen) throw notWellFormed('no document');
-  if (methodName === undefined) throw invalid('missing <methodName>');
-  return { methodName, params: params ?? [] };
+  // A reference cut by a piece's end waits for the next piece, so it is judged whole.
+  let held = '';
+  const feed = (text: string) => {
+    for (let i = 0; i < text.length; i += CHUNK) parser.write(text.slice(i, i + CHUNK));
+  };
+  return {
+    get methodName() {
+      return methodName;
+    },
+    get params() {
+      return params ?? (stack[1]?.name === 'params' ? stack[1].list! : []);
+    },
+    write(text: string) {
+      let piece = held + text;
+      held = '';
+      const amp = piece.lastIndexOf('&', piece.length - 1);
+      if (amp >= 0 && amp > piece.length - MAX_REFERENCE && !piece.includes(';', amp)) {
+        held = piece.slice(amp);
+        piece = piece.slice(0, amp);
+      }
+      feed(dropForbiddenReferences(piece));
+    },
+    close() {
+      feed(dropForbiddenReferences(held));
+      held = '';
+      parser.close();
+      if (!rootSeen) throw notWellFormed('no document');
+      if (methodName === undefined) throw invalid('missing <methodName>');
+      return { methodName, params: params ?? [] };
+    },
+  };
+}
+
+export function decodeMethodCall(xml: string, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): MethodCall {
+  const decoder = createMethodCallDecoder(limits);
+  decoder.write(xml);
+  return decoder.close();
 }

@@ -1,6 +1,7 @@
 // What setup wizards call first: the user's blogs and profile (Blogger API, and the metaWeblog alias).
 import { identity } from '@murmur/contracts';
-import { siteUrl, sitesOf } from '../domain/sites.js';
+import { siteUrl } from '../domain/site-json.js';
+import { sitesOf } from '../domain/sites.js';
 import { authenticate, type MethodDef, type MethodTable } from './call.js';
 import { asString } from './params.js';
 import { blogStruct } from './shapes.js';

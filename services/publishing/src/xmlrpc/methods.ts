@@ -1,4 +1,4 @@
-// The method table of POST /xmlrpc: every method publishing.md lists, with its parameter count. A call is
+// The method table of POST /xmlrpc: every method docs/api/publishing.md lists, with its parameter count. A call is
 // checked against the table (unknown → −32601, wrong count → −32602) before the method runs.
 import type { CallContext, MethodDef, MethodTable } from './call.js';
 import { bloggerMethods } from './methods-blogger.js';
@@ -18,6 +18,25 @@ export const METHODS: MethodTable = Object.freeze({
   'system.listMethods': listMethods,
   'mt.supportedMethods': listMethods,
 });
+
+const NO_LOGIN = new Set(['system.listMethods', 'mt.supportedMethods']);
+const MEDIA_UPLOADS = new Set(['metaWeblog.newMediaObject', 'service.newMediaObject']);
+
+/**
+ * Where a method's username and token are: parameters 1 and 2 (after the site or post id, or the
+ * Blogger app key), except blogger.deletePost (app key, post id, username, token). Undefined for
+ * unknown methods and those without a login.
+ */
+export function loginPositions(methodName: string): readonly [number, number] | undefined {
+  if (!Object.prototype.hasOwnProperty.call(METHODS, methodName) || NO_LOGIN.has(methodName))
+    return undefined;
+  return methodName === 'blogger.deletePost' ? [2, 3] : [1, 2];
+}
+
+/** Methods whose body may be large (docs/api/publishing.md, "Limits"). */
+export function isMediaUpload(methodName: string): boolean {
+  return MEDIA_UPLOADS.has(methodName);
+}
 
 export async function dispatch(call: MethodCall, context: CallContext): Promise<XmlRpcOut> {
   const def = Object.prototype.hasOwnProperty.call(METHODS, call.methodName)

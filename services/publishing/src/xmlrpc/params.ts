@@ -1,4 +1,4 @@
-// Reading method parameters and struct members the way real clients send them (publishing.md "What real
+// Reading method parameters and struct members the way real clients send them (docs/api/publishing.md "What real
 // clients do"): ids as <int> or digit strings, untyped values as strings, <nil/> as absent. A parameter of
 // the wrong kind is fault −32602, raised before the method does anything.
 import { parseTimestamp } from '@murmur/platform';

@@ -1,9 +1,9 @@
-// The structs methods return (publishing.md "Returned structs"), members in documented order.
+// The structs methods return (docs/api/publishing.md "Returned structs"), members in documented order.
 import type { CategoryDoc, PageDoc, PostDoc, SiteDoc } from '../store.js';
 import type { PublishingContext } from '../domain/context.js';
 import { pagePermalink } from '../domain/pages.js';
-import { permalink } from '../domain/post-events.js';
-import { siteName, siteUrl } from '../domain/sites.js';
+import { permalink } from '../domain/post-json.js';
+import { siteName, siteUrl } from '../domain/site-json.js';
 import type { XmlRpcOut } from './values.js';
 
 export function postStruct(ctx: PublishingContext, site: SiteDoc, post: PostDoc): XmlRpcOut {

@@ -1,4 +1,4 @@
-// XML-RPC values as the codec hands them over (formats.md §7): ints and doubles as numbers, strings, booleans,
+// XML-RPC values as the codec hands them over (docs/api/conventions.md, "XML-RPC values"): ints and doubles as numbers, strings, booleans,
 // dates, base64 as bytes, arrays, structs as Maps (so a member named `__proto__` is just a key), nil as null.
 export type XmlRpcValue = string | number | boolean | Date | Buffer | null | XmlRpcValue[] | XmlRpcStruct;
 

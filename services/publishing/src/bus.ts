@@ -1,0 +1,31 @@
+// What publishing hears from identity: a new account gets its default site; a renamed one's sites show
+// the new name. Durable groups, so events published while publishing was down are handled when it
+// returns. The group names never change once deployed (a renamed durable consumer starts over).
+import { identity } from '@murmur/contracts';
+import type { Subscription } from '@murmur/platform';
+import type { PublishingContext } from './domain/context.js';
+import { ensureDefaultSite, renameOwner } from './domain/sites.js';
+
+export const GROUPS = {
+  userCreated: 'publishing-user-created',
+  userUpdated: 'publishing-user-updated',
+} as const;
+
+export async function wireBus(ctx: PublishingContext): Promise<Subscription[]> {
+  return Promise.all([
+    ctx.bus.subscribe(identity.userCreated, { durable: GROUPS.userCreated }, async (event, { headers }) => {
+      await ensureDefaultSite(ctx, ownerOf(event.data.user), headers, { announceExisting: true });
+    }),
+    ctx.bus.subscribe(identity.userUpdated, { durable: GROUPS.userUpdated }, (event) =>
+      renameOwner(ctx, event.data.user.id, displayName(event.data.user)),
+    ),
+  ]);
+}
+
+function displayName(user: { name?: string; fullName?: string }): string {
+  return user.name || user.fullName || '';
+}
+
+function ownerOf(user: { id: number; username: string; name?: string; fullName?: string }) {
+  return { userId: user.id, username: user.username, name: displayName(user) };
+}

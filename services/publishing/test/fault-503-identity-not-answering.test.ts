@@ -1,0 +1,51 @@
+// When identity does not answer, XML-RPC calls get a fault saying the service is temporarily unavailable
+// (faultCode 503, the HTTP status the platform uses for a bus failure), never a 500 "Internal error":
+// both for the login itself and for a lookup after a login that was still cached.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { connectBus, startService, type Bus, type RunningService } from '@murmur/platform';
+import { startFakeIdentity, testLogger, type FakeIdentity } from '@murmur/platform/testing';
+import { createPublishingService, type PublishingConfig } from '../src/index.js';
+import { callXmlRpc } from './http.js';
+
+let bus: Bus;
+let fake: FakeIdentity;
+let publishing: RunningService<PublishingConfig>;
+
+beforeAll(async () => {
+  const logger = testLogger();
+  bus = await connectBus(`memory:publishing-503-${randomUUID()}`, { service: 'test', logger });
+  fake = await startFakeIdentity(bus, {
+    users: [{ id: 1, username: 'ada' }],
+    tokens: [{ token: 'ada-app', userId: 1 }],
+  });
+  publishing = await startService(createPublishingService({ jobPollIntervalMs: 100 }), {
+    env: { STORE_URL: 'memory:', BUS_URL: 'memory:', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://murmur.test' },
+    bus,
+    logger,
+    port: 0,
+    host: '127.0.0.1',
+  });
+});
+afterAll(async () => {
+  await publishing.stop();
+  await bus.close();
+});
+
+it('a login while identity is away → fault 503; a cached login whose lookup fails → fault 503', async () => {
+  // Logged in once (cached for a few seconds), then identity goes away.
+  const first = await callXmlRpc(publishing.url, 'blogger.getUsersBlogs', ['key', 'ada', 'ada-app']);
+  expect(first.fault).toBeUndefined();
+  await fake.stop();
+
+  const cached = await callXmlRpc(publishing.url, 'blogger.getUserInfo', ['key', 'ada', 'ada-app']);
+  expect(cached.statusCode).toBe(200);
+  expect(cached.fault).toEqual({
+    faultCode: 503,
+    faultString: 'The identity service is not answering; try again shortly.',
+  });
+
+  const fresh = await callXmlRpc(publishing.url, 'metaWeblog.getRecentPosts', ['0', 'bob', 'bob-app', 5]);
+  expect(fresh.statusCode).toBe(200);
+  expect(fresh.fault).toEqual({ faultCode: 503, faultString: 'Authentication is temporarily unavailable.' });
+});
