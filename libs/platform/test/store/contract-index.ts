@@ -1,7 +1,7 @@
 // Contract: unique (single, compound, sparse, multikey) and TTL indexes, integer counters, and what
 // survives closing and reopening the store.
 import { describe, expect, it } from '@jest/globals';
-import { DuplicateKeyError, nextId } from '../../src/store/index.js';
+import { DuplicateKeyError, nextId, reserveIds } from '../../src/store/index.js';
 import type { ContractContext, ContractOptions } from './contract.js';
 
 async function duplicate(write: Promise<unknown>): Promise<DuplicateKeyError> {
@@ -223,6 +223,16 @@ export function defineIndexTests(ctx: ContractContext, options: ContractOptions)
     it('never hands out the same id to 200 parallel callers', async () => {
       const ids = await Promise.all(Array.from({ length: 200 }, () => nextId(ctx.store, 'entries')));
       expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    });
+    it('reserves consecutive blocks that never overlap single ids or each other', async () => {
+      const got = await Promise.all([
+        reserveIds(ctx.store, 'items', 5),
+        nextId(ctx.store, 'items').then((id) => [id]),
+        reserveIds(ctx.store, 'items', 3),
+      ]);
+      for (const block of got) expect(block).toEqual(block.map((_, i) => block[0]! + i));
+      expect(got.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 9 }, (_, i) => i + 1));
+      await expect(reserveIds(ctx.store, 'items', 0)).rejects.toThrow(RangeError);
     });
   });
 

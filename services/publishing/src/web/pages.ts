@@ -1,6 +1,6 @@
 // The site's HTML: a home page (h-feed of h-entries), a permalink page per post (h-entry), category
 // pages and the user's pages. Each page links its feeds, the RSD document (EditURI) for editors, and
-// Murmur's IndieAuth server: the default site's address is its owner's `me` (identity.md).
+// Murmur's IndieAuth server: the default site's address is its owner's `me` (docs/api/identity.md).
 import { formatOffsetTime } from '@murmur/platform';
 import type { PageDoc } from '../store.js';
 import { html, trusted, type Html } from './html.js';
