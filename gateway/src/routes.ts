@@ -98,7 +98,7 @@ export const routeTable: readonly RouteEntry[] = defineRouteTable({ errorStyle: 
   // identity: accounts, web sign-in, IndieAuth, OAuth metadata, the operator's admin API
   ['GET',         '/',                                          'identity'],
   ['POST',        '/account/signin',                            'identity'],
-  ['GET',         '/account/signin/web',                        'identity'],
+  ['GET POST',    '/account/signin/web',                        'identity'],
   ['POST',        '/account/signout',                           'identity'],
   ['POST',        '/account/verify',                            'identity'],
   ['POST',        '/account/apple',                             'identity'],

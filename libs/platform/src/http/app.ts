@@ -84,6 +84,8 @@ export interface HttpState {
   readonly clock: Clock;
   readonly requestTimeoutMs: number;
   readonly metrics: Registry;
+  /** Every route the app registered (method and Fastify URL pattern), in registration order. */
+  readonly routes: ReadonlyArray<{ method: string; url: string }>;
   styleFor(request: FastifyRequest): ErrorStyle;
 }
 
@@ -191,6 +193,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     processMetrics: options.processMetrics,
   });
 
+  // What the app answers, so a test can hold the gateway's route table against every service's routes.
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   const state: HttpState = {
     service: options.service,
     authenticator,
@@ -198,8 +205,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     clock,
     requestTimeoutMs,
     metrics,
+    routes,
     styleFor,
   };
   app.decorate(kHttpState, state);
   return app;
+}
+
+/** The routes `app` (made by createHttpApp) registered: method and Fastify URL pattern. */
+export function registeredRoutes(app: FastifyInstance): ReadonlyArray<{ method: string; url: string }> {
+  return httpState(app).routes;
 }

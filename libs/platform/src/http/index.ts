@@ -1,6 +1,7 @@
 export {
   createHttpApp,
   authenticatorOf,
+  registeredRoutes,
   busHeaders,
   isValidRequestId,
   sendError,
