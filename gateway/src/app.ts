@@ -12,6 +12,7 @@ import {
   type FastifyRequest,
 } from 'fastify';
 import {
+  answerUnreadableRequest,
   badRequest,
   isValidRequestId,
   MAX_HEADER_SIZE,
@@ -114,6 +115,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     keepAliveTimeout: 72_000,
     bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
+    clientErrorHandler: answerUnreadableRequest,
     // Malformed URLs and the like, refused before any route runs.
     frameworkErrors: (err, request, reply) => {
       sendGatewayError(reply, 'simple', toAppError(err));

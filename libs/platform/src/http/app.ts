@@ -17,6 +17,7 @@ import { notFound, tooManyRequests } from '../errors/index.js';
 import type { Store } from '../store/port.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import { Authenticator, type AuthenticatorOptions } from './authenticator.js';
+import { answerUnreadableRequest } from './client-error.js';
 import { registerBodyParsers } from './body.js';
 import { renderError, toAppError, type ErrorStyle } from './errors.js';
 import { registerObservability } from './observability.js';
@@ -152,6 +153,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     routerOptions: { maxParamLength: options.maxParamLength ?? 200 },
     http: { maxHeaderSize: MAX_HEADER_SIZE },
     return503OnClosing: true,
+    clientErrorHandler: answerUnreadableRequest,
     frameworkErrors: (err, request, reply) => {
       sendError(request, reply, err, styleFor(request));
     },

@@ -70,3 +70,4 @@ export {
   type CredentialContext,
 } from './authenticator.js';
 export { PROBE_PATHS } from './observability.js';
+export { answerUnreadableRequest } from './client-error.js';

@@ -57,12 +57,28 @@ function sendText(request: FastifyRequest, reply: FastifyReply, err: unknown): F
   if (appError.status >= 500 && appError.status !== 503) request.log.error({ err }, 'request failed');
   const rendered = renderError('simple', appError, request.id);
   const message = (JSON.parse(rendered.body) as { error: string }).error;
-  // The client may still be sending a body we will not read.
-  if (rendered.status === 413 || rendered.status === 503) reply.header('connection', 'close');
+  // The client may still be sending a body we will not use.
+  if (rendered.status === 413 || rendered.status === 503) discardRestOfBody(request);
   return reply
     .code(rendered.status)
     .headers({ ...rendered.headers, 'content-type': 'text/plain; charset=utf-8' })
     .send(`${message}\n`);
+}
+
+/**
+ * Reads and drops what is left of a body we refuse, without keeping any of it: a proxy still sending it
+ * (the gateway streams bodies through) would otherwise hit a closed connection and tell its client 502
+ * instead of our answer. A body running past the route's limit ends the connection.
+ */
+function discardRestOfBody(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.complete || raw.destroyed) return;
+  let seen = 0;
+  raw.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > XMLRPC_BODY_LIMIT) raw.destroy();
+  });
+  raw.resume();
 }
 
 /** A refusal of the body by its size or the number of large bodies being read: HTTP errors, not faults. */
@@ -117,8 +133,7 @@ export async function registerXmlRpcRoutes(app: FastifyInstance, ctx: Publishing
       timeoutMs: XMLRPC_TIMEOUT_MS,
       handler: async ({ request, reply }) => {
         const read = request.body as ReadOutcome;
-        // The rest of an unread body is not wanted: the connection ends with the answer.
-        if (!read.complete) reply.header('connection', 'close');
+        if (!read.complete) discardRestOfBody(request);
         // Too large, or too many large bodies at once: HTTP errors. A too-large media object is a fault.
         if (isTransportError(read.error)) throw read.error;
         let body: string;
