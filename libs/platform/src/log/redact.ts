@@ -30,8 +30,10 @@ const keySet = new Set([...REDACTED_PARAMS, ...REDACTED_HEADERS]);
 // `/feeds/{username}/bookmarks/{token}.json` and `/feeds/{username}/readlater/{token}.json`.
 const QUEUE_FEED = /(\/feeds\/[^/?#\s]+\/(?:bookmarks|readlater)\/)[^/?#\s]+?(\.json)?(?=[?#\s]|$)/g;
 
-// `?name=value` / `&name=value` anywhere in a text (a URL, a path, a message quoting a URL).
-const QUERY_PAIR = /([?&;])([^=&#\s?]+)=([^&#\s;]*)/g;
+// `?name=value` / `&name=value` / `;name=value` anywhere in a text (a URL, a path, a message quoting a URL).
+// A name stops at every separator, `;` included: a run of `;` with no `=` after it would otherwise be
+// rescanned from each `;` (quadratic in a request URL's length).
+const QUERY_PAIR = /([?&;])([^=&;#\s?]+)=([^&#\s;]*)/g;
 
 function paramBase(rawName: string): string {
   let name = rawName;
@@ -41,7 +43,17 @@ function paramBase(rawName: string): string {
     // keep the raw name
   }
   // `code[]`, `token[0]` hide the same secret as `code`, `token`.
-  return name.replace(/\[[^\]]*\]$/, '').toLowerCase();
+  return withoutIndexSuffix(name).toLowerCase();
+}
+
+/**
+ * `name` without a final `[…]` (from the first `[` after the last inner `]`), as /\[[^\]]*\]$/ would
+ * strip it, in one pass: that expression rescans to the end from every `[` of a name like `[[[[…`.
+ */
+function withoutIndexSuffix(name: string): string {
+  if (!name.endsWith(']')) return name;
+  const open = name.indexOf('[', name.lastIndexOf(']', name.length - 2) + 1);
+  return open === -1 || open === name.length - 1 ? name : name.slice(0, open);
 }
 
 /**

@@ -2,6 +2,9 @@
 // (reader), post and page bodies (publishing), and later webmention content and archive imports.
 // Relative URLs are resolved against the document's URL first; protocol-relative ones are then refused.
 import sanitizeHtml from 'sanitize-html';
+import { capHtmlNesting } from './nesting.js';
+
+export { capHtmlNesting, MAX_HTML_NESTING } from './nesting.js';
 
 const ALLOWED_TAGS = [
   'a', 'abbr', 'b', 'blockquote', 'br', 'cite', 'code', 'dd', 'del', 'details', 'dfn', 'div', 'dl', 'dt',
@@ -65,7 +68,8 @@ export interface SanitizeOptions {
 export function sanitizeHtmlFragment(html: string, options: SanitizeOptions): string {
   let linkDepth = 0;
   const filter = options.textFilter;
-  return sanitizeHtml(html, {
+  // The parser underneath costs depth² on deeply nested markup: cap the depth first (linear).
+  return sanitizeHtml(capHtmlNesting(html), {
     allowedTags: ALLOWED_TAGS,
     allowedAttributes: ALLOWED_ATTRIBUTES,
     allowedSchemes: ['http', 'https', 'mailto'],

@@ -184,7 +184,9 @@ function resolve(url: string, base: string): string | null {
 /** The URLs of `Link` header entries with relation `rel`, resolved against `base`. */
 export function linkHeaderUrls(header: string, rel: string, base: string): string[] {
   const urls: string[] = [];
-  for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*[^,;<]+)*)/g)) {
+  // `[^<>]`, not `[^>]`: a URL never holds `<`, and a run of `<` without `>` would be rescanned from
+  // each one (quadratic in the header's length).
+  for (const match of header.matchAll(/<([^<>]*)>((?:\s*;\s*[^,;<]+)*)/g)) {
     const params = match[2] ?? '';
     const relParam = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(params);
     const rels = (relParam?.[1] ?? relParam?.[2] ?? '').toLowerCase().split(/\s+/);

@@ -32,7 +32,17 @@ function contentOf(reply: unknown): string {
   const choices = (reply as { choices?: Array<{ message?: { content?: unknown } }> } | null)?.choices;
   const content = choices?.[0]?.message?.content;
   if (typeof content !== 'string') throw new Error('the summariser reply has no message content');
-  return content.replace(/^\s*```(?:json)?\s*/i, '').replace(/\s*```\s*$/, '');
+  return withoutCodeFence(content);
+}
+
+/**
+ * A reply without the Markdown code fence models wrap JSON in. The closing fence is found from the end
+ * with trimEnd, not with /\s*```\s*$/, which rescans a long run of whitespace from each of its characters.
+ */
+export function withoutCodeFence(content: string): string {
+  const text = content.replace(/^\s*```(?:json)?\s*/i, '');
+  const end = text.trimEnd();
+  return end.endsWith('```') ? end.slice(0, -3).trimEnd() : text;
 }
 
 export function createLlmSummariser(

@@ -2,7 +2,7 @@
 // (docs/platform.md "sanitize"), since it is third-party markup shown in clients; plain text derived
 // from it for summaries, titles and recaps.
 import { Parser } from 'htmlparser2';
-import { sanitizeHtmlFragment } from '@murmur/platform';
+import { capHtmlNesting, sanitizeHtmlFragment } from '@murmur/platform';
 
 /** Sanitised HTML with absolute URLs; links get `rel="nofollow noopener noreferrer"` (one policy: platform). */
 export function sanitizeContent(html: string, baseUrl: string | null): string {
@@ -35,7 +35,8 @@ export function htmlToText(html: string): string {
     },
     { decodeEntities: true },
   );
-  parser.write(html);
+  // Deep nesting costs the parser depth²: capped first, as the platform sanitiser does.
+  parser.write(capHtmlNesting(html));
   parser.end();
   return parts.join('').replace(/\s+/g, ' ').trim();
 }

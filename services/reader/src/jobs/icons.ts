@@ -2,7 +2,7 @@
 // else `/favicon.ico` when the site serves one. Only the URL is stored, refreshed daily.
 import { Parser } from 'htmlparser2';
 import { z } from 'zod';
-import { defineJob, enqueueJob, FETCH_LIMITS, FetchError } from '@murmur/platform';
+import { capHtmlNesting, defineJob, enqueueJob, FETCH_LIMITS, FetchError } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
 import { httpUrl } from '../feeds/html.js';
 import { decodeBody } from '../feeds/parse.js';
@@ -43,7 +43,7 @@ export function declaredIcons(html: string, pageUrl: string): string[] {
         touch.push(href);
     },
   });
-  parser.write(html);
+  parser.write(capHtmlNesting(html)); // deep nesting costs the parser depth²
   parser.end();
   return [...icons, ...touch];
 }
