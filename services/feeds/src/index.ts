@@ -17,10 +17,10 @@ import { FollowingCache } from './domain/following-cache.js';
 import { PostIndex } from './domain/post-index.js';
 import { createSaveLimiter } from './domain/saves.js';
 import { registerFeedsJobs } from './jobs/index.js';
-import { FeedsStore } from './store.js';
+import { FeedsStore } from './store/index.js';
 
 export { feedsConfigSchema, type FeedsConfig } from './config.js';
-export { FeedsStore } from './store.js';
+export { FeedsStore } from './store/index.js';
 
 export interface FeedsServiceOptions {
   /** How often the job queue looks for work (tests shorten it). Default 500 ms. */

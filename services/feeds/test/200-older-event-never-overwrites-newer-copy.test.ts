@@ -8,7 +8,7 @@ import { openStore } from '@murmur/platform';
 import { applyPostEvent } from '../src/domain/copies.js';
 import type { FeedsContext } from '../src/domain/context.js';
 import { PostIndex } from '../src/domain/post-index.js';
-import { FeedsStore } from '../src/store.js';
+import { FeedsStore } from '../src/store/index.js';
 
 function envelope(occurredAt: string, title: string): EventEnvelope<publishing.PublicPost> {
   return {

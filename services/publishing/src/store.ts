@@ -1,6 +1,7 @@
 // Publishing's own collections and their indexes. Uniqueness that the rules depend on (one default site
 // per user, one permalink per site, category names and page slugs per site) is held by unique indexes,
-// so concurrent writers cannot break it; the domain retries on DuplicateKeyError.
+// so concurrent writers cannot break it; the domain retries on DuplicateKeyError. Nothing outside this
+// file touches a collection: the domain asks for what it needs by name.
 import { nextId, type Collection, type Store } from '@murmur/platform';
 import type { publishing } from '@murmur/contracts';
 
@@ -111,11 +112,11 @@ export interface MediaDoc {
 }
 
 export class PublishingStore {
-  readonly sites: Collection<SiteDoc>;
-  readonly posts: Collection<PostDoc>;
-  readonly pages: Collection<PageDoc>;
-  readonly categories: Collection<CategoryDoc>;
-  readonly media: Collection<MediaDoc>;
+  private readonly sites: Collection<SiteDoc>;
+  private readonly posts: Collection<PostDoc>;
+  private readonly pages: Collection<PageDoc>;
+  private readonly categories: Collection<CategoryDoc>;
+  private readonly media: Collection<MediaDoc>;
 
   constructor(readonly raw: Store) {
     this.sites = raw.collection<SiteDoc>('sites');
@@ -163,6 +164,16 @@ export class PublishingStore {
     return this.sites.find({ username }, { sort: { _id: 1 } });
   }
 
+  /** The user's sites besides the default one, oldest first. */
+  otherSitesOf(userId: number): Promise<SiteDoc[]> {
+    return this.sites.find({ userId, isDefault: false }, { sort: { _id: 1 } });
+  }
+
+  /** Throws DuplicateKeyError when the user has a default site already (or the host is taken). */
+  async insertSite(site: SiteDoc): Promise<void> {
+    await this.sites.insertOne(site);
+  }
+
   /** Sets (or with null removes) a site's own host; the site after the change, or null if unknown. */
   setSiteHost(id: number, host: string | null, now: Date): Promise<SiteDoc | null> {
     const set = { host, updatedAt: now };
@@ -189,6 +200,65 @@ export class PublishingStore {
     return this.posts.findOne({ permalinkKey: `${siteId}/${path}` });
   }
 
+  /** Throws DuplicateKeyError when the permalink is taken. */
+  async insertPost(post: PostDoc): Promise<void> {
+    await this.posts.insertOne(post);
+  }
+
+  /** Replaces the post's fields; without a `permalinkKey`, removes the stored one. */
+  async replacePost(post: PostDoc): Promise<void> {
+    const { _id, ...fields } = post;
+    const unset = post.permalinkKey === undefined ? { $unset: { permalinkKey: '' } } : {};
+    await this.posts.updateOne({ _id }, { $set: fields, ...unset });
+  }
+
+  /** Records that the event of `revision` was published, unless the post changed since. */
+  async markPostAnnounced(id: number, revision: number): Promise<void> {
+    await this.posts.updateOne({ _id: id, revision }, { $set: { announcedRevision: revision } });
+  }
+
+  /**
+   * Flips a scheduled post at `revision` to published (and to the next revision); the post after the
+   * flip, or null when it is no longer scheduled at that revision.
+   */
+  publishIfScheduled(
+    post: Pick<PostDoc, '_id' | 'revision' | 'firstPublishedAt'>,
+    now: Date,
+  ): Promise<PostDoc | null> {
+    return this.posts.findOneAndUpdate(
+      { _id: post._id, status: 'scheduled', revision: post.revision },
+      {
+        $set: {
+          status: 'published',
+          firstPublishedAt: post.firstPublishedAt ?? now,
+          modifiedAt: now,
+          scheduledRevision: post.revision + 1,
+        },
+        $inc: { revision: 1 },
+      },
+    );
+  }
+
+  /** False when the user has no such post. */
+  async deletePostOfUser(id: number, userId: number): Promise<boolean> {
+    const { deletedCount } = await this.posts.deleteOne({ _id: id, userId });
+    return deletedCount > 0;
+  }
+
+  /** One page of the site's posts (drafts and scheduled ones too), newest first. */
+  postsOfSite(siteId: number, limit: number, offset: number): Promise<PostDoc[]> {
+    return this.posts.find({ siteId }, { sort: { date: -1, _id: -1 }, skip: offset, limit });
+  }
+
+  /** The site's newest published posts, of one category when given. */
+  latestPublishedPosts(siteId: number, limit: number, category?: string): Promise<PostDoc[]> {
+    const filter =
+      category === undefined
+        ? { siteId, status: 'published' }
+        : { siteId, status: 'published', categories: category };
+    return this.posts.find(filter, { sort: { date: -1, _id: -1 }, limit });
+  }
+
   /** The public post at a permalink (site pages): drafts and scheduled posts are not found. */
   publishedPostByPermalink(siteId: number, path: string): Promise<PostDoc | null> {
     return this.posts.findOne({ permalinkKey: `${siteId}/${path}`, status: 'published' });
@@ -202,6 +272,36 @@ export class PublishingStore {
     return this.pages.findOne({ slugKey: `${siteId}/${slug}` });
   }
 
+  /** Throws DuplicateKeyError when the slug is taken. */
+  async insertPage(page: PageDoc): Promise<void> {
+    await this.pages.insertOne(page);
+  }
+
+  async updatePage(id: number, set: Partial<PageDoc>): Promise<void> {
+    await this.pages.updateOne({ _id: id }, { $set: set });
+  }
+
+  /** False when the user has no such page. */
+  async deletePageOfUser(id: number, userId: number): Promise<boolean> {
+    const { deletedCount } = await this.pages.deleteOne({ _id: id, userId });
+    return deletedCount > 0;
+  }
+
+  /** One page of the site's pages, newest first. */
+  pagesOfSite(siteId: number, limit: number, offset: number): Promise<PageDoc[]> {
+    return this.pages.find({ siteId }, { sort: { createdAt: -1, _id: -1 }, skip: offset, limit });
+  }
+
+  /** The site's navigation pages, oldest first. */
+  navigationPagesOfSite(siteId: number): Promise<PageDoc[]> {
+    return this.pages.find({ siteId, isNavigation: true }, { sort: { createdAt: 1 } });
+  }
+
+  /** Unsorted (site pages key them by name). */
+  allCategoriesOfSite(siteId: number): Promise<CategoryDoc[]> {
+    return this.categories.find({ siteId });
+  }
+
   categoriesOfSite(siteId: number): Promise<CategoryDoc[]> {
     return this.categories.find({ siteId }, { sort: { name: 1 } });
   }
@@ -209,6 +309,24 @@ export class PublishingStore {
   categoryBySlug(siteId: number, slug: string): Promise<CategoryDoc | null> {
     return this.categories.findOne({ slugKey: `${siteId}/${slug}` });
   }
+
+  /** `nameKey` is `{siteId}/{lower-case name}`. */
+  categoryByNameKey(nameKey: string): Promise<CategoryDoc | null> {
+    return this.categories.findOne({ nameKey });
+  }
+
+  /** Throws DuplicateKeyError when the name or the slug is taken. */
+  async insertCategory(doc: CategoryDoc): Promise<void> {
+    await this.categories.insertOne(doc);
+  }
+
+  // --- media ---
+
+  async insertMedia(doc: MediaDoc): Promise<void> {
+    await this.media.insertOne(doc);
+  }
+
+  // --- ids ---
 
   /** Post and page ids come from counters and stay within 32 bits (they are sent as `<int>`). */
   async nextPostId(): Promise<number> {

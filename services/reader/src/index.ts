@@ -18,7 +18,7 @@ import { UserViews } from './domain/views.js';
 import { FeedFetcher, HostLimiter } from './feeds/fetcher.js';
 import { registerReaderJobs } from './jobs/index.js';
 import { Scheduler } from './jobs/scheduler.js';
-import { ReaderStore } from './store.js';
+import { ReaderStore } from './store/index.js';
 
 export { readerConfigSchema, type ReaderConfig } from './config.js';
 export type { ReaderContext } from './domain/context.js';

@@ -2,7 +2,7 @@
 // queue, the safe fetcher, the in-memory read model and the clock.
 import type { Bus, Clock, JobQueue, Logger, SafeFetcher, StoreRateLimiter } from '@murmur/platform';
 import type { FeedsConfig } from '../config.js';
-import type { FeedsStore } from '../store.js';
+import type { FeedsStore } from '../store/index.js';
 import type { FollowingCache } from './following-cache.js';
 import type { PostIndex } from './post-index.js';
 

@@ -4,7 +4,7 @@ import type { EventEnvelope, publishing, webmention } from '@murmur/contracts';
 import type { FeedsContext } from './context.js';
 import type { PostHead } from './post-index.js';
 import { revisionOf, type EventKind } from './revisions.js';
-import type { PostDoc } from '../store.js';
+import type { PostDoc } from '../store/index.js';
 
 type PostVerb = 'published' | 'updated' | 'deleted';
 
@@ -108,7 +108,7 @@ export async function applyMentionDeleted(
 ): Promise<void> {
   const m = event.data;
   const rev = revisionOf(event.occurredAt, 'deleted');
-  const existing = await ctx.store.webmentions.findOne({ _id: m.id });
+  const existing = await ctx.store.webmentionById(m.id);
   await ctx.store.applyWebmention({
     _id: m.id,
     targetUserId: m.targetUserId ?? existing?.targetUserId ?? null,

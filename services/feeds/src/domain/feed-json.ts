@@ -2,7 +2,7 @@
 // the first as `author`; version 1 items carry `author` only (docs/api/feeds.md).
 import { escapeHtml, formatOffsetTime } from '@murmur/platform';
 import type { FeedAuthor, FeedItem, JsonFeed } from '../routes/schemas.js';
-import type { BookmarkDoc, PostDoc, ReadLaterDoc, WebmentionDoc } from '../store.js';
+import type { BookmarkDoc, PostDoc, ReadLaterDoc, WebmentionDoc } from '../store/index.js';
 import type { Profile } from './users.js';
 
 export const V1_1 = 'https://jsonfeed.org/version/1.1';

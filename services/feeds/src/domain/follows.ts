@@ -2,7 +2,7 @@
 // announced (evt.feeds.follow.created) once; a repeated follow or an unfollow of nobody is a no-op.
 import { feeds } from '@murmur/contracts';
 import { badRequest, formatOffsetTime, notFound, type Headers } from '@murmur/platform';
-import type { UserDoc } from '../store.js';
+import type { UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import { findUserById, NO_SUCH_USER, profilesOf, userByUsernameOr404, type Profile } from './users.js';
 

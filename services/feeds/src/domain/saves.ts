@@ -13,7 +13,7 @@ import {
 } from '@murmur/platform';
 import { articleExtractJob } from '../jobs/article-extract.js';
 import { bookmarkFetchJob } from '../jobs/bookmark-fetch.js';
-import type { BookmarkDoc, ReadLaterDoc, UserDoc } from '../store.js';
+import type { BookmarkDoc, ReadLaterDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import {
   bookmarkId,
@@ -86,7 +86,7 @@ export async function bookmarkUrl(ctx: FeedsContext, userId: number, url: string
 /** Inserts, or returns the bookmark a concurrent request stored under the same key. */
 async function insertBookmark(ctx: FeedsContext, doc: BookmarkDoc): Promise<BookmarkDoc> {
   try {
-    await ctx.store.bookmarks.insertOne(doc);
+    await ctx.store.insertBookmark(doc);
     return doc;
   } catch (err) {
     const winner = await ctx.store.bookmarkByKey(doc.key);
@@ -137,7 +137,7 @@ export async function deleteBookmark(ctx: FeedsContext, userId: number, idText: 
 
 /** The job: title, site name and podcast audio of a bookmarked page. */
 export async function fetchBookmark(ctx: FeedsContext, id: number): Promise<void> {
-  const bookmark = await ctx.store.bookmarks.findOne({ _id: id });
+  const bookmark = await ctx.store.bookmarkById(id);
   if (!bookmark || bookmark.status !== 'pending') return;
   let set: Partial<BookmarkDoc>;
   try {
@@ -153,7 +153,7 @@ export async function fetchBookmark(ctx: FeedsContext, id: number): Promise<void
     if (err instanceof FetchBlockedError) set = { status: 'failed' };
     else throw err;
   }
-  await ctx.store.bookmarks.updateOne({ _id: id }, { $set: set });
+  await ctx.store.updateBookmark(id, set);
   await ctx.store.markQueueChanged(bookmark.userId, ctx.clock.now());
 }
 
@@ -232,7 +232,7 @@ export async function saveForLater(ctx: FeedsContext, userId: number, url: strin
     savedAt: now,
     archivedAt: null,
   };
-  await ctx.store.readLater.insertOne(doc);
+  await ctx.store.insertReadLater(doc);
   await enqueueJob(ctx.jobs, articleExtractJob, { readLaterId: doc._id }, { key: `readlater-${doc._id}` });
   await ctx.store.markQueueChanged(userId, now);
   return { id: readLaterId(doc._id), url };
@@ -240,7 +240,7 @@ export async function saveForLater(ctx: FeedsContext, userId: number, url: strin
 
 /** The job: fetch (20 s, 5 MB) and extract the article, sanitised. */
 export async function extractSavedArticle(ctx: FeedsContext, id: number): Promise<void> {
-  const saved = await ctx.store.readLater.findOne({ _id: id });
+  const saved = await ctx.store.readLaterById(id);
   if (!saved || saved.status !== 'pending') return;
   let set: Partial<ReadLaterDoc>;
   try {
@@ -254,13 +254,14 @@ export async function extractSavedArticle(ctx: FeedsContext, id: number): Promis
     if (err instanceof FetchBlockedError) set = { status: 'failed' };
     else throw err;
   }
-  await ctx.store.readLater.updateOne({ _id: id }, { $set: set });
+  await ctx.store.updateReadLater(id, set);
   // An article archived while it was being fetched takes its content along.
   if (set.status === 'ready') {
-    await ctx.store.bookmarks.updateOne(
-      { key: `${saved.userId} archived ${saved.url}`, contentHtml: '' },
-      { $set: { title: set.title, contentHtml: set.contentHtml, summary: set.excerpt } },
-    );
+    await ctx.store.fillArchivedContent(`${saved.userId} archived ${saved.url}`, {
+      title: set.title,
+      contentHtml: set.contentHtml,
+      summary: set.excerpt,
+    });
   }
   await ctx.store.markQueueChanged(saved.userId, ctx.clock.now());
 }
@@ -271,7 +272,7 @@ export async function archive(ctx: FeedsContext, userId: number, idText: string)
   if (!saved) throw notFound('No such read-later item.');
   if (saved.archivedAt !== null) return;
   const now = ctx.clock.now();
-  await ctx.store.readLater.updateOne({ _id: saved._id, archivedAt: null }, { $set: { archivedAt: now } });
+  await ctx.store.archiveReadLater(saved._id, now);
   const key = `${userId} archived ${saved.url}`;
   const fields = {
     title: saved.title,
@@ -279,8 +280,7 @@ export async function archive(ctx: FeedsContext, userId: number, idText: string)
     summary: saved.excerpt,
     createdAt: now,
   };
-  const { matchedCount } = await ctx.store.bookmarks.updateOne({ key }, { $set: fields });
-  if (matchedCount === 0) {
+  if (!(await ctx.store.updateBookmarkByKey(key, fields))) {
     await insertBookmark(ctx, {
       _id: await ctx.store.nextBookmarkId(),
       userId,

@@ -2,7 +2,7 @@
 // they follow), their mentions, and the service-wide photos feed. Which posts, in which order, comes
 // from the in-memory index (domain/post-index.ts); only the page's posts are read from the store.
 import { badRequest } from '@murmur/platform';
-import type { PostDoc, UserDoc } from '../store.js';
+import type { PostDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import { feed, postItem, V1_1 } from './feed-json.js';
 import { followeesOf } from './follows.js';

@@ -2,7 +2,7 @@
 // (a user created before this service first started has no copy yet), and the cards feeds show.
 import { identity, type PublicUser } from '@murmur/contracts';
 import { notFound } from '@murmur/platform';
-import type { SiteDoc, UserDoc } from '../store.js';
+import type { SiteDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 
 export const NO_SUCH_USER = 'No such user.';

@@ -43,12 +43,12 @@ async function createCategory(ctx: PublishingContext, site: SiteDoc, name: strin
       createdAt: ctx.clock.now(),
     };
     try {
-      await ctx.store.categories.insertOne(doc);
+      await ctx.store.insertCategory(doc);
       return doc;
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
       // Someone created the same name meanwhile: use theirs. Otherwise the slug was taken: try the next.
-      const same = await ctx.store.categories.findOne({ nameKey: doc.nameKey });
+      const same = await ctx.store.categoryByNameKey(doc.nameKey);
       if (same) return same;
     }
   }
@@ -63,7 +63,7 @@ export async function useCategories(
 ): Promise<string[]> {
   const out: string[] = [];
   for (const name of names) {
-    const found = await ctx.store.categories.findOne({ nameKey: nameKey(site._id, name) });
+    const found = await ctx.store.categoryByNameKey(nameKey(site._id, name));
     out.push((found ?? (await createCategory(ctx, site, name))).name);
   }
   return out;

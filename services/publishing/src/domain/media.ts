@@ -76,7 +76,7 @@ export async function uploadMedia(
     createdAt: now,
   };
   try {
-    await ctx.store.media.insertOne(doc);
+    await ctx.store.insertMedia(doc);
   } catch (err) {
     await ctx.blobs.delete(key).catch(() => undefined);
     throw err;

@@ -59,7 +59,7 @@ export async function createPage(
       modifiedAt: now,
     };
     try {
-      await ctx.store.pages.insertOne(page);
+      await ctx.store.insertPage(page);
       return id;
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
@@ -95,13 +95,12 @@ export async function editPage(
   if (changes.description !== undefined) Object.assign(set, bodyOf(ctx, site, changes.description));
   if (changes.isNavigation !== undefined) set.isNavigation = changes.isNavigation;
   if (changes.date !== undefined) set.date = changes.date;
-  await ctx.store.pages.updateOne({ _id: page._id }, { $set: set });
+  await ctx.store.updatePage(page._id, set);
 }
 
 export async function deletePage(ctx: PublishingContext, caller: Caller, pageId: number): Promise<void> {
   const { page } = await ownPage(ctx, caller, pageId);
-  const { deletedCount } = await ctx.store.pages.deleteOne({ _id: page._id, userId: caller.userId });
-  if (deletedCount === 0) throw pageNotFound();
+  if (!(await ctx.store.deletePageOfUser(page._id, caller.userId))) throw pageNotFound();
 }
 
 export async function listPages(
@@ -112,8 +111,5 @@ export async function listPages(
 ): Promise<PageDoc[]> {
   // A limit of 0 means "no limit" to the store; a count of 0 means none.
   if (count <= 0) return [];
-  return ctx.store.pages.find(
-    { siteId: site._id },
-    { sort: { createdAt: -1, _id: -1 }, skip: offset, limit: Math.min(count, MAX_LIST_COUNT) },
-  );
+  return ctx.store.pagesOfSite(site._id, Math.min(count, MAX_LIST_COUNT), offset);
 }

@@ -45,10 +45,7 @@ export async function announce(
     { ...copy, revision: post.revision },
     { headers, id: postEventId(post._id, post.revision, verb) },
   );
-  await ctx.store.posts.updateOne(
-    { _id: post._id, revision: post.revision },
-    { $set: { announcedRevision: post.revision } },
-  );
+  await ctx.store.markPostAnnounced(post._id, post.revision);
 }
 
 export async function schedulePublication(ctx: PublishingContext, post: Pick<PostDoc, '_id' | 'date'>) {
@@ -67,18 +64,7 @@ export async function publishScheduledPost(ctx: PublishingContext, postId: numbe
   if (!post) return;
   if (post.status === 'scheduled') {
     if (post.date.getTime() > now.getTime()) return;
-    post = await ctx.store.posts.findOneAndUpdate(
-      { _id: post._id, status: 'scheduled', revision: post.revision },
-      {
-        $set: {
-          status: 'published',
-          firstPublishedAt: post.firstPublishedAt ?? now,
-          modifiedAt: now,
-          scheduledRevision: post.revision + 1,
-        },
-        $inc: { revision: 1 },
-      },
-    );
+    post = await ctx.store.publishIfScheduled(post, now);
     if (!post) return;
     ctx.logger.info({ postId: post._id }, 'scheduled post published');
   } else if (

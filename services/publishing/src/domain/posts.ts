@@ -59,12 +59,8 @@ async function savePost(ctx: PublishingContext, post: PostDoc, insert: boolean):
       post.permalinkKey = `${post.siteId}/${path}`;
     }
     try {
-      if (insert) await ctx.store.posts.insertOne(post);
-      else {
-        const { _id, ...fields } = post;
-        const unset = post.permalinkKey === undefined ? { $unset: { permalinkKey: '' } } : {};
-        await ctx.store.posts.updateOne({ _id }, { $set: fields, ...unset });
-      }
+      if (insert) await ctx.store.insertPost(post);
+      else await ctx.store.replacePost(post);
       return post;
     } catch (err) {
       if (!(err instanceof DuplicateKeyError) || !candidates) throw err;
@@ -175,8 +171,7 @@ export async function deletePost(
   headers: BusHeaders,
 ): Promise<void> {
   const { post, site } = await ownPost(ctx, caller, postId);
-  const { deletedCount } = await ctx.store.posts.deleteOne({ _id: post._id, userId: caller.userId });
-  if (deletedCount === 0) throw postNotFound();
+  if (!(await ctx.store.deletePostOfUser(post._id, caller.userId))) throw postNotFound();
   // A scheduled post's job finds nothing to publish and ends.
   if (post.status === 'published') {
     const revision = post.revision + 1;
@@ -200,8 +195,5 @@ export async function listPosts(
 ): Promise<PostDoc[]> {
   // A limit of 0 means "no limit" to the store; a count of 0 means none.
   if (count <= 0) return [];
-  return ctx.store.posts.find(
-    { siteId: site._id },
-    { sort: { date: -1, _id: -1 }, skip: offset, limit: Math.min(count, MAX_LIST_COUNT) },
-  );
+  return ctx.store.postsOfSite(site._id, Math.min(count, MAX_LIST_COUNT), offset);
 }

@@ -66,7 +66,7 @@ export async function ensureDefaultSite(
     revision: 1,
   };
   try {
-    await ctx.store.sites.insertOne(site);
+    await ctx.store.insertSite(site);
   } catch (err) {
     if (!(err instanceof DuplicateKeyError)) throw err;
     const winner = await ctx.store.defaultSiteOf(owner.userId);
@@ -156,10 +156,7 @@ export async function sitesOf(
   headers: BusHeaders,
 ): Promise<SiteDoc[]> {
   const main = await ensureDefaultSite(ctx, caller, headers);
-  const others = await ctx.store.sites.find(
-    { userId: caller.userId, isDefault: false },
-    { sort: { _id: 1 } },
-  );
+  const others = await ctx.store.otherSitesOf(caller.userId);
   return [main, ...others];
 }
 

@@ -19,8 +19,8 @@ const PAGE_PATH = /^([a-z0-9-]{1,80})\/$/;
 
 async function siteView(ctx: PublishingContext, site: SiteDoc): Promise<SiteView> {
   const [categories, navigation] = await Promise.all([
-    ctx.store.categories.find({ siteId: site._id }),
-    ctx.store.pages.find({ siteId: site._id, isNavigation: true }, { sort: { createdAt: 1 } }),
+    ctx.store.allCategoriesOfSite(site._id),
+    ctx.store.navigationPagesOfSite(site._id),
   ]);
   return {
     site,
@@ -34,11 +34,7 @@ async function siteView(ctx: PublishingContext, site: SiteDoc): Promise<SiteView
 }
 
 async function latest(ctx: PublishingContext, site: SiteDoc, category?: string): Promise<EntryView[]> {
-  const filter =
-    category === undefined
-      ? { siteId: site._id, status: 'published' }
-      : { siteId: site._id, status: 'published', categories: category };
-  const posts = await ctx.store.posts.find(filter, { sort: { date: -1, _id: -1 }, limit: FEED_ITEMS });
+  const posts = await ctx.store.latestPublishedPosts(site._id, FEED_ITEMS, category);
   return posts.map((post) => ({ post, url: permalink(ctx, site, post) }));
 }
 

@@ -2,7 +2,7 @@
 import type { Bus, JobQueue, Logger, SafeFetcher } from '@murmur/platform';
 import type { ReaderConfig } from '../config.js';
 import type { FeedFetcher } from '../feeds/fetcher.js';
-import type { ReaderStore } from '../store.js';
+import type { ReaderStore } from '../store/index.js';
 import type { ReaderClock } from './clock.js';
 import type { UserStates } from './states.js';
 import type { Summariser } from './summariser.js';

@@ -1,6 +1,6 @@
 // Entry queries over a user's view (filters, counts, pages). The view holds only ids and times; the
 // page's documents are read by id. The response shape is domain/entry-json.ts.
-import type { EntryDoc, ReaderStore } from '../store.js';
+import type { EntryDoc, ReaderStore } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import type { UserView } from './views.js';
 
@@ -44,7 +44,7 @@ export function isVisible(view: UserView, entry: Pick<EntryDoc, '_id' | 'feedId'
 /** The documents of `ids`, in the order of `ids` (missing ones left out). */
 export async function loadEntries(store: ReaderStore, ids: number[]): Promise<EntryDoc[]> {
   if (ids.length === 0) return [];
-  const docs = await store.entries.find({ _id: { $in: ids } });
+  const docs = await store.entriesByIds(ids);
   const byId = new Map(docs.map((d) => [d._id, d]));
   return ids.map((id) => byId.get(id)).filter((d): d is EntryDoc => d !== undefined);
 }

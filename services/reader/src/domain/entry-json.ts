@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { formatReaderTime } from '@murmur/platform';
 import type { entrySchema } from '../routes/schemas.js';
-import type { EntryDoc, EntryJsonFeed } from '../store.js';
+import type { EntryDoc, EntryJsonFeed } from '../store/index.js';
 
 /** The source item's JSON Feed members that have a value. */
 export type PresentJsonFeed = { [K in keyof EntryJsonFeed]?: NonNullable<EntryJsonFeed[K]> };

@@ -5,7 +5,7 @@ import { DuplicateKeyError, nextId } from '@murmur/platform';
 import type { VerifiedFeed } from '../feeds/discover.js';
 import { entryFieldsOf } from '../feeds/entries.js';
 import { nextIntervalMinutes, jittered } from '../feeds/schedule.js';
-import type { FeedDoc } from '../store.js';
+import type { FeedDoc } from '../store/index.js';
 import { queueIconRefresh } from '../jobs/icons.js';
 import type { ReaderContext } from './context.js';
 import { storeEntries } from './ingest.js';
@@ -25,7 +25,7 @@ export function siteHostOf(siteUrl: string | null, feedUrl: string): string {
 
 /** The feed record of a verified feed: the existing one for its URL, or a new one with its entries. */
 export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed): Promise<FeedDoc> {
-  const existing = await ctx.store.feeds.findOne({ url: found.url });
+  const existing = await ctx.store.feedByUrl(found.url);
   if (existing) return existing;
 
   const feedId = await nextId(ctx.store.raw, 'feeds');
@@ -59,13 +59,13 @@ export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed)
     updatedAt: now,
   };
   try {
-    await ctx.store.feeds.insertOne(doc);
+    await ctx.store.insertFeed(doc);
   } catch (err) {
     if (!(err instanceof DuplicateKeyError)) throw err;
     // Someone created the same feed meanwhile: ours never became visible, so it simply goes.
-    await ctx.store.entries.deleteMany({ _id: { $in: added } });
-    await ctx.store.timelines.deleteOne({ _id: feedId });
-    const winner = await ctx.store.feeds.findOne({ url: found.url });
+    await ctx.store.deleteEntries(added);
+    await ctx.store.deleteTimeline(feedId);
+    const winner = await ctx.store.feedByUrl(found.url);
     if (!winner) throw err;
     return winner;
   }
@@ -75,7 +75,7 @@ export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed)
 
 /** Queues an icon lookup for the feed's site unless one is known or under way. */
 export async function ensureIcon(ctx: ReaderContext, feed: FeedDoc): Promise<void> {
-  const icon = await ctx.store.icons.findOne({ _id: feed.siteHost });
+  const icon = await ctx.store.iconOfHost(feed.siteHost);
   if (icon) return;
   await queueIconRefresh(ctx, {
     host: feed.siteHost,

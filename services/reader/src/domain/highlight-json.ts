@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { escapeHtml, formatOffsetTime } from '@murmur/platform';
 import type { highlightFeedSchema } from '../routes/schemas.js';
-import type { HighlightDoc } from '../store.js';
+import type { HighlightDoc } from '../store/index.js';
 
 type HighlightFeedJson = z.input<typeof highlightFeedSchema>;
 type HighlightItemJson = HighlightFeedJson['items'][number];

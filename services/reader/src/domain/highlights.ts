@@ -1,7 +1,7 @@
 // Highlights (docs/api/reader.md "Highlights"): passages of an entry the user keeps. A highlight is
 // made on a visible entry and keeps a copy of its title and URL, so it survives unsubscribing.
 import { badRequest, nextId, notFound } from '@murmur/platform';
-import type { EntryDoc, HighlightDoc } from '../store.js';
+import type { EntryDoc, HighlightDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { visibleEntries } from './entries.js';
 
@@ -24,7 +24,7 @@ export async function userHighlights(
   offset: number,
   limit: number,
 ): Promise<{ page: HighlightDoc[]; more: boolean }> {
-  const all = await ctx.store.highlights.find({ userId }, { sort: { createdAt: -1, _id: -1 } });
+  const all = await ctx.store.highlightsOfUser(userId);
   return { page: all.slice(offset, offset + limit), more: offset + limit < all.length };
 }
 
@@ -35,7 +35,7 @@ export async function entryHighlights(
   entryId: number,
 ): Promise<HighlightDoc[]> {
   await visibleEntry(ctx, userId, entryId);
-  return ctx.store.highlights.find({ entryId, userId }, { sort: { createdAt: -1, _id: -1 } });
+  return ctx.store.highlightsOfEntry(userId, entryId);
 }
 
 /** Creates a highlight; resolves to its id and the entry's highlight count for this user. */
@@ -61,8 +61,8 @@ export async function createHighlight(
     entryTitle: entry.title,
     entryUrl: entry.url,
   };
-  await ctx.store.highlights.insertOne(doc);
-  const count = await ctx.store.highlights.countDocuments({ entryId: entry._id, userId });
+  await ctx.store.insertHighlight(doc);
+  const count = await ctx.store.highlightCountOfEntry(userId, entry._id);
   return { id: doc._id, count };
 }
 
@@ -73,6 +73,6 @@ export async function deleteHighlight(
   entryId: number,
   highlightId: number,
 ): Promise<void> {
-  const r = await ctx.store.highlights.deleteOne({ _id: highlightId, entryId, userId });
-  if (r.deletedCount === 0) throw notFound('No such highlight.');
+  const deleted = await ctx.store.deleteHighlightOfEntry(userId, entryId, highlightId);
+  if (!deleted) throw notFound('No such highlight.');
 }

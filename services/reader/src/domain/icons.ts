@@ -7,7 +7,7 @@ export async function userIcons(
 ): Promise<{ host: string; url: string }[]> {
   const view = await ctx.views.get(userId);
   const hosts = [...new Set(view.subscriptions.map((s) => s.feed.siteHost))];
-  const icons = await ctx.store.icons.find({ _id: { $in: hosts } });
+  const icons = await ctx.store.iconsOfHosts(hosts);
   const byHost = new Map(icons.map((i) => [i._id, i.url]));
   return hosts.flatMap((host) => {
     const url = byHost.get(host);

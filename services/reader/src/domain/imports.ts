@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { formatReaderTime, nextId, unsupportedMediaType } from '@murmur/platform';
 import { queueImport } from '../jobs/import.js';
 import type { importSchema } from '../routes/schemas.js';
-import type { ImportDoc } from '../store.js';
+import type { ImportDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { OpmlError, parseOpml, renderOpml } from './opml.js';
 
@@ -36,19 +36,19 @@ export async function startImport(ctx: ReaderContext, userId: number, opml: stri
       tags: f.tags,
     })),
   };
-  await ctx.store.imports.insertOne(doc);
+  await ctx.store.insertImport(doc);
   if (feeds.length > 0) await queueImport(ctx, doc._id);
   return doc;
 }
 
 /** The user's imports, newest first. */
 export async function userImports(ctx: ReaderContext, userId: number): Promise<ImportDoc[]> {
-  const docs = await ctx.store.imports.find({ userId });
+  const docs = await ctx.store.importsOfUser(userId);
   return docs.sort((a, b) => b._id - a._id);
 }
 
 export async function userImport(ctx: ReaderContext, userId: number, id: number): Promise<ImportDoc | null> {
-  return ctx.store.imports.findOne({ _id: id, userId });
+  return ctx.store.importOfUser(userId, id);
 }
 
 /** The OPML 2.0 export of the user's subscriptions, and when its content last changed. */
@@ -58,7 +58,7 @@ export async function exportOpml(
   ownerName: string,
 ): Promise<{ opml: string; changedAt: Date }> {
   const view = await ctx.views.get(userId);
-  const taggings = await ctx.store.taggings.find({ userId });
+  const taggings = await ctx.store.taggingsOfUser(userId);
   const tagsByFeed = new Map<number, string[]>();
   for (const t of taggings) tagsByFeed.set(t.feedId, [...(tagsByFeed.get(t.feedId) ?? []), t.name]);
   const feeds = view.subscriptions.map((s) => ({

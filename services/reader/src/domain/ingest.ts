@@ -4,7 +4,7 @@
 // holds the feed's job key, and a brand-new feed is written before anyone else can see it.
 import { createHash } from 'node:crypto';
 import type { EntryFields } from '../feeds/entries.js';
-import type { EntryDoc, ListName } from '../store.js';
+import type { EntryDoc, ListName } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 
 /** Pruned keys remembered per feed (enough for any real feed document). */
@@ -27,7 +27,10 @@ export async function storeEntries(
   fields: EntryFields[],
 ): Promise<IngestResult> {
   if (fields.length === 0) return { added: [], updated: 0 };
-  const existing = await ctx.store.entries.find({ feedId, key: { $in: fields.map((f) => f.key) } });
+  const existing = await ctx.store.entriesOfFeedByKeys(
+    feedId,
+    fields.map((f) => f.key),
+  );
   const byKey = new Map(existing.map((e) => [e.key, e]));
   const now = ctx.clock.nowDate();
 
@@ -36,17 +39,14 @@ export async function storeEntries(
     const old = byKey.get(f.key);
     if (!old || old.hash === f.hash) continue;
     const { published, ...rest } = f;
-    await ctx.store.entries.updateOne(
-      { _id: old._id },
-      { $set: { ...rest, published: published ?? old.published, updatedAt: now } },
-    );
+    await ctx.store.updateEntry(old._id, { ...rest, published: published ?? old.published, updatedAt: now });
     updated++;
   }
 
   let fresh = fields.filter((f) => !byKey.has(f.key)).reverse();
   if (fresh.length === 0) return { added: [], updated };
   // Entries deleted by retention may still be listed by the feed; they do not come back as new.
-  const prunedKeys = await ctx.store.prunedKeys.findOne({ _id: feedId });
+  const prunedKeys = await ctx.store.prunedKeysOfFeed(feedId);
   if (prunedKeys && prunedKeys.keys.length > 0) {
     const pruned = new Set(prunedKeys.keys);
     fresh = fresh.filter((f) => !pruned.has(keyHash(f.key)));
@@ -68,11 +68,11 @@ export async function storeEntries(
           stars: 0,
         };
       });
-      await ctx.store.entries.insertMany(docs);
-      await ctx.store.timelines.updateOne(
-        { _id: feedId },
-        { $push: { ids: { $each: ids }, times: { $each: docs.map((d) => d.createdAt) } } },
-        { upsert: true },
+      await ctx.store.insertEntries(docs);
+      await ctx.store.appendToTimeline(
+        feedId,
+        ids,
+        docs.map((d) => d.createdAt),
       );
       return ids;
     },
@@ -91,7 +91,7 @@ export async function announceToSubscribers(
   feedChanged: boolean,
 ): Promise<void> {
   const lists: ListName[] = feedChanged ? ['subscriptions'] : [];
-  const subscribers = await ctx.store.subscriptions.find({ feedId }, { projection: { userId: 1 } });
+  const subscribers = await ctx.store.subscribersOfFeed(feedId);
   for (const { userId } of subscribers) {
     if (added.length > 0) await ctx.states.pushUnread(userId, added, lists);
     else await ctx.states.touch(userId, lists);
@@ -103,21 +103,18 @@ export async function announceToSubscribers(
  * and from subscribers' unread sets too. Returns how many were deleted.
  */
 export async function pruneFeed(ctx: ReaderContext, feedId: number): Promise<number> {
-  const timeline = await ctx.store.timelines.findOne({ _id: feedId });
+  const timeline = await ctx.store.timelineOfFeed(feedId);
   if (!timeline || timeline.ids.length === 0) return 0;
   const cutoff = (ctx.clock.nowDate().getTime() - ctx.config.READER_RETENTION_DAYS * 86_400_000) * 1000;
   const old = timeline.ids.filter((_, i) => timeline.times[i]! < cutoff);
   if (old.length === 0) return 0;
-  const starred = await ctx.store.entries.find(
-    { _id: { $in: old }, stars: { $gt: 0 } },
-    { projection: { _id: 1 } },
-  );
+  const starred = await ctx.store.starredEntriesAmong(old);
   const keep = new Set(starred.map((e) => e._id));
   const doomed = new Set(old.filter((id) => !keep.has(id)));
   if (doomed.size === 0) return 0;
 
   // Subscribers first, so no unread id ever points at a deleted entry.
-  const subscribers = await ctx.store.subscriptions.find({ feedId }, { projection: { userId: 1 } });
+  const subscribers = await ctx.store.subscribersOfFeed(feedId);
   for (const { userId } of subscribers) {
     await ctx.states.change(userId, null, (current) => ({
       markRead: [...doomed].filter((id) => current.unread.has(id)),
@@ -131,14 +128,14 @@ export async function pruneFeed(ctx: ReaderContext, feedId: number): Promise<num
       times.push(timeline.times[i]!);
     }
   });
-  const keys = await ctx.store.entries.find({ _id: { $in: [...doomed] } }, { projection: { key: 1 } });
-  await ctx.store.prunedKeys.updateOne(
-    { _id: feedId },
-    { $push: { keys: { $each: keys.map((e) => keyHash(e.key)), $slice: -MAX_PRUNED_KEYS } } },
-    { upsert: true },
+  const keys = await ctx.store.keysOfEntries([...doomed]);
+  await ctx.store.addPrunedKeys(
+    feedId,
+    keys.map((e) => keyHash(e.key)),
+    MAX_PRUNED_KEYS,
   );
-  await ctx.store.timelines.updateOne({ _id: feedId }, { $set: { ids, times } });
-  await ctx.store.entries.deleteMany({ _id: { $in: [...doomed] } });
+  await ctx.store.setTimeline(feedId, ids, times);
+  await ctx.store.deleteEntries([...doomed]);
   for (const { userId } of subscribers) await ctx.states.touch(userId);
   return doomed.size;
 }

@@ -3,7 +3,7 @@
 // may replace the lead sentences. Built from sanitised text only, every value HTML-escaped.
 import { escapeHtml } from '@murmur/platform';
 import { htmlToText, truncateText } from '../feeds/html.js';
-import type { EntryDoc } from '../store.js';
+import type { EntryDoc } from '../store/index.js';
 
 export const WORDS_PER_MINUTE = 230;
 const LEAD_MAX = 280;

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { badRequest, DuplicateKeyError, enqueueJob } from '@murmur/platform';
 import { recapBuildJob } from '../jobs/recap-build.js';
-import type { Day, EntryDoc } from '../store.js';
+import type { Day, EntryDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { visibleEntries } from './entries.js';
 import { groupRecap } from './recap.js';
@@ -17,7 +17,7 @@ export type RecapAnswer = { status: 'ready'; html: string } | { status: 'buildin
 
 async function feedTitles(ctx: ReaderContext, userId: number, entries: EntryDoc[]) {
   const view = await ctx.views.get(userId);
-  const feeds = await ctx.store.feeds.find({ _id: { $in: [...new Set(entries.map((e) => e.feedId))] } });
+  const feeds = await ctx.store.feedsByIds([...new Set(entries.map((e) => e.feedId))]);
   const titles = new Map(feeds.map((f) => [f._id, f.title ?? new URL(f.url).host]));
   return (feedId: number) => view.subscriptionByFeed.get(feedId)?.title ?? titles.get(feedId) ?? 'Feed';
 }
@@ -53,15 +53,15 @@ export async function requestRecap(
   const visible = (await visibleEntries(ctx.store, view, ids)).map((e) => e._id).sort((a, b) => a - b);
   if (visible.length === 0) throw badRequest('ids: none of these entries can be recapped', 'ids');
   const key = `${userId}:${createHash('sha256').update(visible.join(',')).digest('hex')}`;
-  if (reset) await ctx.store.recaps.deleteOne({ _id: key });
+  if (reset) await ctx.store.deleteRecap(key);
 
   const now = ctx.clock.nowDate();
-  const cached = await ctx.store.recaps.findOne({ _id: key });
+  const cached = await ctx.store.recapByKey(key);
   if (cached?.status === 'ready' && cached.html !== null) return { status: 'ready', html: cached.html };
   let queue = cached !== null && now.getTime() - cached.updatedAt.getTime() > STALE_BUILD_MS;
   if (!cached) {
     try {
-      await ctx.store.recaps.insertOne({
+      await ctx.store.insertRecap({
         _id: key,
         userId,
         ids: visible,
@@ -90,15 +90,11 @@ export async function requestRecap(
 
 /** The weekly recap email day, or `''` when it is off. */
 export async function recapEmailDay(ctx: ReaderContext, userId: number): Promise<Day | ''> {
-  const settings = await ctx.store.recapSettings.findOne({ _id: userId });
+  const settings = await ctx.store.recapSettingsOfUser(userId);
   return settings?.dayofweek ?? '';
 }
 
 export async function setRecapEmailDay(ctx: ReaderContext, userId: number, day: Day | ''): Promise<Day | ''> {
-  await ctx.store.recapSettings.updateOne(
-    { _id: userId },
-    { $set: { dayofweek: day }, $setOnInsert: { lastSentOn: null } },
-    { upsert: true },
-  );
+  await ctx.store.setRecapEmailDay(userId, day);
   return day;
 }

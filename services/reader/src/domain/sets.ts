@@ -1,7 +1,7 @@
 // The unread and starred sets (docs/api/reader.md "Unread and starred sets"): the answer lists the request's
 // ids that are visible to the user, de-duplicated, in request order; each is now in the requested
 // state, so retries are idempotent. Invisible and unknown ids are left out without a trace.
-import type { StarredRef } from '../store.js';
+import type { StarredRef } from '../store/index.js';
 import type { SetsDelta } from './states.js';
 import type { ReaderContext } from './context.js';
 import { timelinePosition, type UserView } from './views.js';
@@ -47,10 +47,8 @@ export async function changeEntrySets(
   // Retention keeps an entry while anyone has it starred.
   const starred = written?.delta.star?.map((ref) => ref.entryId) ?? [];
   const unstarred = written?.delta.unstar ?? [];
-  if (starred.length > 0)
-    await ctx.store.entries.updateMany({ _id: { $in: starred } }, { $inc: { stars: 1 } });
-  if (unstarred.length > 0)
-    await ctx.store.entries.updateMany({ _id: { $in: unstarred } }, { $inc: { stars: -1 } });
+  if (starred.length > 0) await ctx.store.changeStars(starred, 1);
+  if (unstarred.length > 0) await ctx.store.changeStars(unstarred, -1);
   ctx.views.afterSetsWrite(written);
   return visible;
 }

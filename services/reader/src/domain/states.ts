@@ -7,7 +7,13 @@
 // at all. New entries of subscribed feeds are appended atomically to `arrived` (no read needed); the
 // next change of the sets folds them into the string.
 import { DuplicateKeyError } from '@murmur/platform';
-import { LISTS, type ListName, type ReaderStore, type StarredRef, type UserStateDoc } from '../store.js';
+import {
+  LISTS,
+  type ListName,
+  type ReaderStore,
+  type StarredRef,
+  type UserStateDoc,
+} from '../store/index.js';
 
 /** Far above real use (the newest 100 per subscription, 5,000 subscriptions); keeps documents bounded. */
 export const MAX_UNREAD_PER_USER = 500_000;
@@ -101,16 +107,13 @@ export class UserStates {
   ) {}
 
   async read(userId: number): Promise<UserStateDoc> {
-    const doc = await this.store.states.findOne({ _id: userId });
+    const doc = await this.store.stateOfUser(userId);
     return doc ?? { _id: userId, version: 0, updatedAt: new Date(0), unread: '', arrived: [], starred: [] };
   }
 
   /** Version and time of the last change, without the sets. */
   async version(userId: number): Promise<{ version: number; updatedAt: Date }> {
-    const doc = await this.store.states.findOne(
-      { _id: userId },
-      { projection: { version: 1, updatedAt: 1 } },
-    );
+    const doc = await this.store.stateVersionOfUser(userId);
     return doc ? { version: doc.version, updatedAt: doc.updatedAt } : { version: 0, updatedAt: new Date(0) };
   }
 
@@ -131,7 +134,7 @@ export class UserStates {
       let exists = true;
       if (attempt === 1 && known !== null && known.version > 0) current = known;
       else {
-        const doc = await this.store.states.findOne({ _id: userId });
+        const doc = await this.store.stateOfUser(userId);
         exists = doc !== null;
         current = doc
           ? {
@@ -153,7 +156,7 @@ export class UserStates {
       };
       if (!exists) {
         try {
-          await this.store.states.insertOne({
+          await this.store.insertState({
             _id: userId,
             version: 1,
             updatedAt,
@@ -165,11 +168,7 @@ export class UserStates {
           if (!(err instanceof DuplicateKeyError)) throw err;
         }
       } else {
-        const r = await this.store.states.updateOne(
-          { _id: userId, version: current.version },
-          { $set: { ...fields, updatedAt }, $inc: { version: 1 }, $min: { listsTrackedSince: updatedAt } },
-        );
-        if (r.matchedCount === 1) {
+        if (await this.store.writeStateAtVersion(userId, current.version, fields, updatedAt)) {
           return { userId, version: current.version + 1, updatedAt, lists, delta };
         }
       }
@@ -183,17 +182,8 @@ export class UserStates {
    */
   async pushUnread(userId: number, ids: number[], alsoChanged: readonly ListName[] = []): Promise<void> {
     const updatedAt = this.now();
-    await this.store.states.updateOne(
-      { _id: userId },
-      {
-        $push: { arrived: { $each: ids, $slice: -MAX_UNREAD_PER_USER } },
-        $inc: { version: 1 },
-        $set: { updatedAt, ...listTimes(['unread', ...alsoChanged], updatedAt) },
-        $min: { listsTrackedSince: updatedAt },
-        $setOnInsert: { unread: '', starred: [] },
-      },
-      { upsert: true },
-    );
+    const times = listTimes(['unread', ...alsoChanged], updatedAt);
+    await this.store.pushArrived(userId, ids, MAX_UNREAD_PER_USER, times, updatedAt);
   }
 
   /**
@@ -202,17 +192,8 @@ export class UserStates {
    */
   async touch(userId: number, lists: readonly ListName[] = []): Promise<StateWrite> {
     const updatedAt = this.now();
-    const doc = await this.store.states.findOneAndUpdate(
-      { _id: userId },
-      {
-        $inc: { version: 1 },
-        $set: { updatedAt, ...listTimes(lists, updatedAt) },
-        $min: { listsTrackedSince: updatedAt },
-        $setOnInsert: { unread: '', arrived: [], starred: [] },
-      },
-      { upsert: true, returnDocument: 'after', projection: { version: 1 } },
-    );
-    return { version: doc?.version ?? 1, updatedAt, lists: [...lists] };
+    const version = await this.store.touchState(userId, listTimes(lists, updatedAt), updatedAt);
+    return { version: version ?? 1, updatedAt, lists: [...lists] };
   }
 }
 

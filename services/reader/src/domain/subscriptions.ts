@@ -3,7 +3,7 @@
 import { badRequest, DuplicateKeyError, nextId } from '@murmur/platform';
 import { discoverFeeds } from '../feeds/discover.js';
 import { queueFeedRefresh } from '../jobs/refresh.js';
-import type { FeedDoc, SubscriptionDoc } from '../store.js';
+import type { FeedDoc, SubscriptionDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { feedFromDiscovery } from './feeds.js';
 import type { SubscriptionView, UserView } from './views.js';
@@ -50,7 +50,7 @@ function viewOf(doc: SubscriptionDoc, feed: FeedDoc): SubscriptionView {
 
 /** 400 naming the cap when the user has READER_SUBSCRIPTIONS_PER_USER subscriptions already. */
 async function checkSubscriptionCap(ctx: ReaderContext, userId: number): Promise<void> {
-  const count = await ctx.store.subscriptions.countDocuments({ userId });
+  const count = await ctx.store.subscriptionCountOfUser(userId);
   if (count >= ctx.config.READER_SUBSCRIPTIONS_PER_USER) {
     throw badRequest(
       `At most ${ctx.config.READER_SUBSCRIPTIONS_PER_USER} subscriptions per user`,
@@ -61,9 +61,9 @@ async function checkSubscriptionCap(ctx: ReaderContext, userId: number): Promise
 
 export async function subscribe(ctx: ReaderContext, userId: number, url: string): Promise<SubscribeOutcome> {
   // A URL that is already a known feed needs no fetch: it is polled anyway.
-  let feed = await ctx.store.feeds.findOne({ url });
+  let feed = await ctx.store.feedByUrl(url);
   if (feed) {
-    const existing = await ctx.store.subscriptions.findOne({ userId, feedId: feed._id });
+    const existing = await ctx.store.subscriptionOfFeed(userId, feed._id);
     if (existing) return { kind: 'existing', subscription: viewOf(existing, feed) };
   }
   // Before discovery: a user at the cap makes the reader fetch nothing.
@@ -82,7 +82,7 @@ export async function subscribe(ctx: ReaderContext, userId: number, url: string)
       };
     }
     feed = await feedFromDiscovery(ctx, found[0]!);
-    const existing = await ctx.store.subscriptions.findOne({ userId, feedId: feed._id });
+    const existing = await ctx.store.subscriptionOfFeed(userId, feed._id);
     if (existing) return { kind: 'existing', subscription: viewOf(existing, feed) };
   }
   const doc: SubscriptionDoc = {
@@ -94,15 +94,15 @@ export async function subscribe(ctx: ReaderContext, userId: number, url: string)
     updatedAt: ctx.clock.nowDate(),
   };
   try {
-    await ctx.store.subscriptions.insertOne(doc);
+    await ctx.store.insertSubscription(doc);
   } catch (err) {
     if (!(err instanceof DuplicateKeyError)) throw err;
-    const winner = await ctx.store.subscriptions.findOne({ userId, feedId: feed._id });
+    const winner = await ctx.store.subscriptionOfFeed(userId, feed._id);
     if (!winner) throw err;
     return { kind: 'existing', subscription: viewOf(winner, feed) };
   }
-  await ctx.store.feeds.updateOne({ _id: feed._id }, { $inc: { subscriberCount: 1 } });
-  const timeline = await ctx.store.timelines.findOne({ _id: feed._id });
+  await ctx.store.changeSubscriberCount(feed._id, 1);
+  const timeline = await ctx.store.timelineOfFeed(feed._id);
   const newest = timeline ? timeline.ids.slice(-NEW_SUBSCRIPTION_UNREAD) : [];
   // Written last: this increments the user's version, so views built before it rebuild.
   const written = await ctx.states.change(
@@ -125,7 +125,7 @@ export async function withFreshFeeds(
   extended: boolean,
 ): Promise<SubscriptionView[]> {
   if (!extended) return subs;
-  const feeds = await ctx.store.feeds.find({ _id: { $in: subs.map((s) => s.feedId) } });
+  const feeds = await ctx.store.feedsByIds(subs.map((s) => s.feedId));
   const byId = new Map(feeds.map((f) => [f._id, f]));
   return subs.map((s) => ({ ...s, feed: byId.get(s.feedId) ?? s.feed }));
 }
@@ -146,10 +146,7 @@ export async function renameSubscription(
   userId: number,
   title: string,
 ) {
-  await ctx.store.subscriptions.updateOne(
-    { _id: sub.id, userId },
-    { $set: { title, updatedAt: ctx.clock.nowDate() } },
-  );
+  await ctx.store.renameSubscription(sub.id, userId, title, ctx.clock.nowDate());
   const state = await ctx.states.touch(userId, ['subscriptions']);
   ctx.views.afterWrite({ _id: userId, ...state }, (view) => {
     const own = ownSubscription(view, sub.id);
@@ -164,11 +161,10 @@ export async function unsubscribe(
   sub: SubscriptionView,
   userId: number,
 ): Promise<boolean> {
-  const r = await ctx.store.subscriptions.deleteOne({ _id: sub.id, userId });
-  if (r.deletedCount === 0) return false;
-  await ctx.store.feeds.updateOne({ _id: sub.feedId }, { $inc: { subscriberCount: -1 } });
-  await ctx.store.taggings.deleteMany({ userId, feedId: sub.feedId });
-  const timeline = await ctx.store.timelines.findOne({ _id: sub.feedId });
+  if (!(await ctx.store.deleteSubscription(sub.id, userId))) return false;
+  await ctx.store.changeSubscriberCount(sub.feedId, -1);
+  await ctx.store.deleteTaggingsOfFeed(userId, sub.feedId);
+  const timeline = await ctx.store.timelineOfFeed(sub.feedId);
   const ofFeed = timeline?.ids ?? [];
   await ctx.states.change(userId, null, (current) => ({
     markRead: ofFeed.filter((id) => current.unread.has(id)),

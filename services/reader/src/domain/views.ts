@@ -5,7 +5,7 @@
 // request checks that with one small read, so replicas never serve stale data. Writers store their
 // change, then increment the version; a writer in this process applies its own change to the cached
 // view when it was the only change since (`afterWrite`), so reading after marking is not a rebuild.
-import type { FeedDoc, ListName, ReaderStore, StarredRef, UserStateDoc } from '../store.js';
+import type { FeedDoc, ListName, ReaderStore, StarredRef, UserStateDoc } from '../store/index.js';
 import { listTimesOf, unreadOf, type SetsDelta, type UserStates, type Written } from './states.js';
 
 export interface SubscriptionView {
@@ -188,11 +188,11 @@ export class UserViews {
   private async build(userId: number): Promise<UserView> {
     // The state first: anything written after this read comes with a later version.
     const state = await this.states.read(userId);
-    const subs = await this.store.subscriptions.find({ userId });
+    const subs = await this.store.subscriptionsOfUser(userId);
     const feedIds = subs.map((s) => s.feedId);
     const [feeds, timelines] = await Promise.all([
-      this.store.feeds.find({ _id: { $in: feedIds } }),
-      this.store.timelines.find({ _id: { $in: feedIds } }),
+      this.store.feedsByIds(feedIds),
+      this.store.timelinesOfFeeds(feedIds),
     ]);
     const feedById = new Map(feeds.map((f) => [f._id, f]));
     const subscriptions: SubscriptionView[] = [];

@@ -1,7 +1,7 @@
 // Parsed items → entry fields: identity key, sanitised content, plain-text summary and a hash of what
 // clients see (a re-seen entry is rewritten only when that changes).
 import { createHash } from 'node:crypto';
-import type { EntryDoc } from '../store.js';
+import type { EntryDoc } from '../store/index.js';
 import { htmlToText, sanitizeContent, truncateText } from './html.js';
 import type { ParsedItem } from './types.js';
 

@@ -1,5 +1,5 @@
 // What the parsers hand to the rest of the reader: the same shape for RSS, Atom and JSON Feed.
-import type { EnclosureDoc, EntryJsonFeed, JsonFeedMeta } from '../store.js';
+import type { EnclosureDoc, EntryJsonFeed, JsonFeedMeta } from '../store/index.js';
 
 export type FeedFormat = 'rss' | 'atom' | 'json';
 

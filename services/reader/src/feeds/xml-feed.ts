@@ -2,7 +2,7 @@
 // document declaring entities or carrying a DOCTYPE internal subset is refused before parsing, and
 // only the five predefined entities (plus numeric references) are decoded.
 import FeedParser from 'feedparser';
-import type { EnclosureDoc } from '../store.js';
+import type { EnclosureDoc } from '../store/index.js';
 import { httpUrl, plainText } from './html.js';
 import { FeedParseError, type ParsedFeed, type ParsedItem } from './types.js';
 

@@ -73,9 +73,5 @@ async function findIcon(ctx: ReaderContext, siteUrl: string): Promise<string | n
 
 export async function refreshIcon(ctx: ReaderContext, payload: IconPayload): Promise<void> {
   const url = await findIcon(ctx, payload.siteUrl);
-  await ctx.store.icons.updateOne(
-    { _id: payload.host },
-    { $set: { url, checkedAt: ctx.clock.nowDate() } },
-    { upsert: true },
-  );
+  await ctx.store.recordIcon(payload.host, url, ctx.clock.nowDate());
 }

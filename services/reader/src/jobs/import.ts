@@ -6,7 +6,7 @@ import { AppError, defineJob, enqueueJob } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
 import { normaliseFeedInput, subscribe } from '../domain/subscriptions.js';
 import { tagFeed } from '../domain/taggings.js';
-import type { ImportItemDoc } from '../store.js';
+import type { ImportItemDoc } from '../store/index.js';
 
 const importPayload = z.object({ importId: z.number().int() });
 export type ImportPayload = z.output<typeof importPayload>;
@@ -52,7 +52,7 @@ async function importItem(
 }
 
 export async function runImport(ctx: ReaderContext, payload: ImportPayload): Promise<void> {
-  const doc = await ctx.store.imports.findOne({ _id: payload.importId });
+  const doc = await ctx.store.importById(payload.importId);
   if (!doc || doc.complete) return;
   const pending = doc.items
     .map((item, index) => ({ item, index }))
@@ -62,10 +62,10 @@ export async function runImport(ctx: ReaderContext, payload: ImportPayload): Pro
     while (next < pending.length) {
       const { item, index } = pending[next++]!;
       const status = await importItem(ctx, doc.userId, item);
-      await ctx.store.imports.updateOne({ _id: doc._id }, { $set: { [`items.${index}.status`]: status } });
+      await ctx.store.setImportItemStatus(doc._id, index, status);
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
-  await ctx.store.imports.updateOne({ _id: doc._id }, { $set: { complete: true } });
+  await ctx.store.markImportComplete(doc._id);
   await ctx.states.touch(doc.userId);
 }

@@ -27,17 +27,10 @@ export async function buildRecap(ctx: ReaderContext, payload: RecapBuildPayload)
   const entries = await loadEntries(ctx.store, payload.ids);
   const { groups, summaries } = await prepareRecap(ctx, payload.userId, entries);
   const now = ctx.clock.nowDate();
-  await ctx.store.recaps.updateOne(
-    { _id: payload.key },
-    {
-      $set: { status: 'ready', html: renderRecap(groups, summaries), updatedAt: now },
-      $setOnInsert: {
-        userId: payload.userId,
-        ids: payload.ids,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + RECAP_TTL_MS),
-      },
-    },
-    { upsert: true },
-  );
+  await ctx.store.finishRecap(payload.key, renderRecap(groups, summaries), now, {
+    userId: payload.userId,
+    ids: payload.ids,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + RECAP_TTL_MS),
+  });
 }

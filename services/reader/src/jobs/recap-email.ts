@@ -7,7 +7,7 @@ import type { ReaderContext } from '../domain/context.js';
 import { loadEntries } from '../domain/entries.js';
 import { recapText, renderRecap, type RecapGroup } from '../domain/recap.js';
 import { prepareRecap } from '../domain/recaps.js';
-import type { EntryDoc } from '../store.js';
+import type { EntryDoc } from '../store/index.js';
 
 /** Keeps the email within the mail contract's size limits. */
 export const WEEKLY_MAX_ENTRIES = 200;
@@ -61,10 +61,9 @@ export async function sendWeeklyRecap(
   payload: RecapEmailPayload,
   attempt: { attempts: number; maxAttempts: number } = { attempts: 1, maxAttempts: 1 },
 ): Promise<void> {
-  const settings = await ctx.store.recapSettings.findOne({ _id: payload.userId });
+  const settings = await ctx.store.recapSettingsOfUser(payload.userId);
   if (!settings || settings.dayofweek === '' || settings.lastSentOn === payload.date) return;
-  const markSent = () =>
-    ctx.store.recapSettings.updateOne({ _id: payload.userId }, { $set: { lastSentOn: payload.date } });
+  const markSent = () => ctx.store.markRecapEmailSent(payload.userId, payload.date);
   try {
     await sendRecapMail(ctx, payload, markSent);
   } catch (err) {

@@ -11,7 +11,7 @@ import { permanentLocation } from '../feeds/fetcher.js';
 import { parseFetched } from '../feeds/parse.js';
 import { failureIntervalMinutes, jittered, nextIntervalMinutes, retryAfterMs } from '../feeds/schedule.js';
 import { FeedParseError } from '../feeds/types.js';
-import type { FeedDoc } from '../store.js';
+import type { FeedDoc } from '../store/index.js';
 
 export const refreshFeedJob = defineJob({
   name: 'reader.feed.refresh',
@@ -31,7 +31,7 @@ export async function queueFeedRefresh(ctx: ReaderContext, feedId: number): Prom
 export type RefreshOutcome = 'missing' | 'unsubscribed' | 'not-modified' | 'failed' | 'stored';
 
 export async function refreshFeed(ctx: ReaderContext, feedId: number): Promise<RefreshOutcome> {
-  const feed = await ctx.store.feeds.findOne({ _id: feedId });
+  const feed = await ctx.store.feedById(feedId);
   if (!feed) return 'missing';
   await pruneFeed(ctx, feedId);
   if (feed.subscriberCount <= 0) return 'unsubscribed';
@@ -43,18 +43,13 @@ async function recordFailure(ctx: ReaderContext, feed: FeedDoc, error: string, n
   const errorCount = feed.errorCount + 1;
   const minutes = failureIntervalMinutes(intervalBounds(ctx), feed.intervalMinutes, errorCount);
   const next = Math.max(now + jittered(minutes), notBeforeMs === null ? 0 : now + notBeforeMs);
-  await ctx.store.feeds.updateOne(
-    { _id: feed._id },
-    {
-      $set: {
-        lastError: error.slice(0, 500),
-        errorCount,
-        lastCheckedAt: new Date(now),
-        nextCheckAt: new Date(next),
-        updatedAt: new Date(now),
-      },
-    },
-  );
+  await ctx.store.recordFeedFailure(feed._id, {
+    lastError: error.slice(0, 500),
+    errorCount,
+    lastCheckedAt: new Date(now),
+    nextCheckAt: new Date(next),
+    updatedAt: new Date(now),
+  });
   ctx.logger.info({ feedId: feed._id, error }, 'feed fetch failed');
   return 'failed' as const;
 }
@@ -68,10 +63,7 @@ async function followMove(ctx: ReaderContext, feed: FeedDoc, res: FetchResponse)
   const moved = permanentLocation(res);
   if (moved === null || moved === feed.url) return feed.url;
   try {
-    await ctx.store.feeds.updateOne(
-      { _id: feed._id },
-      { $set: { url: moved, updatedAt: ctx.clock.nowDate() } },
-    );
+    await ctx.store.moveFeed(feed._id, moved, ctx.clock.nowDate());
   } catch (err) {
     if (err instanceof DuplicateKeyError) return feed.url;
     throw err;
@@ -95,12 +87,7 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
   const nowMs = ctx.clock.nowDate().getTime();
   if (res.status === 304) {
     const next = nowMs + jittered(feed.intervalMinutes);
-    await ctx.store.feeds.updateOne(
-      { _id: feed._id },
-      {
-        $set: { lastCheckedAt: new Date(nowMs), nextCheckAt: new Date(next), lastError: null, errorCount: 0 },
-      },
-    );
+    await ctx.store.markFeedNotModified(feed._id, new Date(nowMs), new Date(next));
     return 'not-modified';
   }
   if (res.status === 429 || res.status === 503) {
@@ -140,26 +127,21 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
     siteUrl: source.siteUrl,
     jsonFeed: source.jsonFeed,
   };
-  await ctx.store.feeds.updateOne(
-    { _id: feed._id },
-    {
-      $set: {
-        title: source.title,
-        siteUrl: source.siteUrl,
-        siteHost,
-        format: source.format,
-        jsonFeed: source.jsonFeed,
-        etag: res.headers.etag ?? null,
-        lastModified: res.headers['last-modified'] ?? null,
-        intervalMinutes: interval,
-        nextCheckAt: new Date(nowMs + jittered(interval)),
-        lastCheckedAt: new Date(nowMs),
-        lastError: null,
-        errorCount: 0,
-        updatedAt: new Date(nowMs),
-      },
-    },
-  );
+  await ctx.store.recordFeedFetched(feed._id, {
+    title: source.title,
+    siteUrl: source.siteUrl,
+    siteHost,
+    format: source.format,
+    jsonFeed: source.jsonFeed,
+    etag: res.headers.etag ?? null,
+    lastModified: res.headers['last-modified'] ?? null,
+    intervalMinutes: interval,
+    nextCheckAt: new Date(nowMs + jittered(interval)),
+    lastCheckedAt: new Date(nowMs),
+    lastError: null,
+    errorCount: 0,
+    updatedAt: new Date(nowMs),
+  });
   if (added.length > 0 || updated > 0 || metaChanged) {
     await announceToSubscribers(ctx, feed._id, added, metaChanged);
   }

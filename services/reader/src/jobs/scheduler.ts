@@ -4,7 +4,7 @@
 // scheduler only queues jobs: the work itself is the jobs' (jobs/index.ts).
 import { DuplicateKeyError, enqueueJob } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
-import { DAYS } from '../store.js';
+import { DAYS } from '../store/index.js';
 import { ICON_MAX_AGE_MS, queueIconRefresh } from './icons.js';
 import { recapEmailJob } from './recap-email.js';
 import { queueFeedRefresh } from './refresh.js';
@@ -18,13 +18,10 @@ export const RECAP_EMAIL_HOUR_UTC = 8;
 /** True for the one caller (across replicas) that may run the periodic task `name` now. */
 async function claimPeriodic(ctx: ReaderContext, name: string, everyMs: number): Promise<boolean> {
   const now = ctx.clock.nowDate();
-  const claimed = await ctx.store.schedule.findOneAndUpdate(
-    { _id: name, lastRunAt: { $lte: new Date(now.getTime() - everyMs) } },
-    { $set: { lastRunAt: now } },
-  );
+  const claimed = await ctx.store.claimScheduleMarker(name, new Date(now.getTime() - everyMs), now);
   if (claimed) return true;
   try {
-    await ctx.store.schedule.insertOne({ _id: name, lastRunAt: now });
+    await ctx.store.insertScheduleMarker(name, now);
     return true;
   } catch (err) {
     if (err instanceof DuplicateKeyError) return false;
@@ -34,10 +31,7 @@ async function claimPeriodic(ctx: ReaderContext, name: string, everyMs: number):
 
 export async function enqueueDueFeeds(ctx: ReaderContext): Promise<number> {
   const now = ctx.clock.nowDate().getTime();
-  const due = await ctx.store.feeds.find(
-    { nextCheckAt: { $lte: new Date(now) } },
-    { sort: { nextCheckAt: 1 }, limit: DUE_BATCH, projection: { subscriberCount: 1 } },
-  );
+  const due = await ctx.store.dueFeeds(new Date(now), DUE_BATCH);
   let queued = 0;
   for (const feed of due) {
     const subscribed = feed.subscriberCount > 0;
@@ -45,30 +39,24 @@ export async function enqueueDueFeeds(ctx: ReaderContext): Promise<number> {
       await queueFeedRefresh(ctx, feed._id);
       queued++;
     }
-    await ctx.store.feeds.updateOne(
-      { _id: feed._id },
-      { $set: { nextCheckAt: new Date(now + (subscribed ? CLAIM_MS : DAY_MS)) } },
-    );
+    await ctx.store.setNextCheck(feed._id, new Date(now + (subscribed ? CLAIM_MS : DAY_MS)));
   }
   return queued;
 }
 
 /** Retention of feeds nobody subscribes to (subscribed ones are pruned when polled). */
 export async function enqueueRetention(ctx: ReaderContext): Promise<void> {
-  const idle = await ctx.store.feeds.find({ subscriberCount: { $lte: 0 } }, { projection: { _id: 1 } });
+  const idle = await ctx.store.unsubscribedFeeds();
   for (const feed of idle) {
     await queueFeedRefresh(ctx, feed._id);
   }
 }
 
 export async function enqueueIconRefreshes(ctx: ReaderContext): Promise<void> {
-  const feeds = await ctx.store.feeds.find(
-    { subscriberCount: { $gt: 0 } },
-    { projection: { siteHost: 1, siteUrl: 1, url: 1 } },
-  );
+  const feeds = await ctx.store.sitesOfSubscribedFeeds();
   const sites = new Map(feeds.map((f) => [f.siteHost, f.siteUrl ?? `${new URL(f.url).origin}/`]));
   const stale = new Date(ctx.clock.nowDate().getTime() - ICON_MAX_AGE_MS);
-  const fresh = await ctx.store.icons.find({ _id: { $in: [...sites.keys()] }, checkedAt: { $gt: stale } });
+  const fresh = await ctx.store.iconsCheckedSince([...sites.keys()], stale);
   for (const icon of fresh) sites.delete(icon._id);
   for (const [host, siteUrl] of sites) {
     await queueIconRefresh(ctx, { host, siteUrl });
@@ -81,7 +69,7 @@ export async function enqueueRecapEmails(ctx: ReaderContext): Promise<number> {
   if (now.getUTCHours() < RECAP_EMAIL_HOUR_UTC) return 0;
   const day = DAYS[(now.getUTCDay() + 6) % 7]!;
   const date = now.toISOString().slice(0, 10);
-  const users = await ctx.store.recapSettings.find({ dayofweek: day });
+  const users = await ctx.store.recapSettingsOfDay(day);
   let queued = 0;
   for (const settings of users) {
     if (settings.lastSentOn === date) continue;

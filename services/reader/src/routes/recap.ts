@@ -6,7 +6,7 @@ import { defineRoute, HTML_PAGE_HEADERS } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
 import { PREPARING_HTML } from '../domain/recap.js';
 import { recapEmailDay, requestRecap, setRecapEmailDay } from '../domain/recaps.js';
-import { DAYS, type Day } from '../store.js';
+import { DAYS, type Day } from '../store/index.js';
 import { createScope, readScope } from './access.js';
 import { idList } from './params.js';
 import { recapEmailSchema } from './schemas.js';

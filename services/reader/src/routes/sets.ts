@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
-import type { ListName } from '../store.js';
+import type { ListName } from '../store/index.js';
 import { changeEntrySets, starredIds, type SetChange } from '../domain/sets.js';
 import { unreadIds, type UserView } from '../domain/views.js';
 import { setLastModified } from './http-cache.js';

@@ -1,10 +1,9 @@
-// The reader's collections, their documents and indexes. Shaped for the embedded store (nedb) as much
+// The documents of the reader's collections (store/index.ts has their indexes). Shaped for the embedded store (nedb) as much
 // as for MongoDB: no query scans all entries; per-user reading state is one document; the entry ids of
 // a feed are one document, so a user's timeline is built from a few hundred reads, not 100,000.
 //
 // nedb indexes one field and removes a document from an index node in O(documents under that key), so
 // indexes here start with a field of high cardinality wherever documents are updated often.
-import { DuplicateKeyError, type Collection, type Store } from '@murmur/platform';
 
 export interface JsonFeedMeta {
   favicon: string | null;
@@ -227,73 +226,4 @@ export interface ScheduleDoc {
   [key: string]: unknown;
   _id: string;
   lastRunAt: Date;
-}
-
-export class ReaderStore {
-  readonly feeds: Collection<FeedDoc>;
-  readonly timelines: Collection<FeedTimelineDoc>;
-  readonly prunedKeys: Collection<PrunedKeysDoc>;
-  readonly entries: Collection<EntryDoc>;
-  readonly states: Collection<UserStateDoc>;
-  readonly subscriptions: Collection<SubscriptionDoc>;
-  readonly taggings: Collection<TaggingDoc>;
-  readonly tags: Collection<TagDoc>;
-  readonly icons: Collection<IconDoc>;
-  readonly highlights: Collection<HighlightDoc>;
-  readonly recaps: Collection<RecapDoc>;
-  readonly recapSettings: Collection<RecapSettingsDoc>;
-  readonly imports: Collection<ImportDoc>;
-  readonly schedule: Collection<ScheduleDoc>;
-  readonly counters: Collection<{ _id: string; seq: number }>;
-
-  constructor(readonly raw: Store) {
-    this.feeds = raw.collection('feeds');
-    this.timelines = raw.collection('feed_timelines');
-    this.prunedKeys = raw.collection('pruned_keys');
-    this.entries = raw.collection('entries');
-    this.states = raw.collection('user_states');
-    this.subscriptions = raw.collection('subscriptions');
-    this.taggings = raw.collection('taggings');
-    this.tags = raw.collection('tags');
-    this.icons = raw.collection('icons');
-    this.highlights = raw.collection('highlights');
-    this.recaps = raw.collection('recaps');
-    this.recapSettings = raw.collection('recap_settings');
-    this.imports = raw.collection('imports');
-    this.schedule = raw.collection('schedule');
-    this.counters = raw.collection('counters');
-  }
-
-  async createIndexes(): Promise<void> {
-    await this.feeds.createIndex({ url: 1 }, { unique: true });
-    await this.feeds.createIndex({ nextCheckAt: 1 });
-    await this.entries.createIndex({ feedId: 1, key: 1 }, { unique: true });
-    await this.subscriptions.createIndex({ userId: 1, feedId: 1 }, { unique: true });
-    await this.subscriptions.createIndex({ feedId: 1 });
-    await this.taggings.createIndex({ userId: 1, feedId: 1, name: 1 }, { unique: true });
-    await this.tags.createIndex({ userId: 1, name: 1 }, { unique: true });
-    await this.highlights.createIndex({ entryId: 1 });
-    await this.highlights.createIndex({ userId: 1, createdAt: -1 });
-    await this.recaps.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-    await this.recapSettings.createIndex({ dayofweek: 1 });
-    await this.imports.createIndex({ userId: 1 });
-  }
-
-  /** `count` consecutive ids of the named counter (the same documents `nextId` uses). */
-  async reserveIds(name: string, count: number): Promise<number[]> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const counter = await this.counters.findOneAndUpdate(
-          { _id: name },
-          { $inc: { seq: count } },
-          { upsert: true, returnDocument: 'after' },
-        );
-        if (!counter) throw new Error(`counter ${name} was not returned`);
-        return Array.from({ length: count }, (_, i) => counter.seq - count + 1 + i);
-      } catch (err) {
-        // Two first-ever upserts may race on MongoDB; the loser increments the winner's document.
-        if (!(err instanceof DuplicateKeyError) || attempt >= 3) throw err;
-      }
-    }
-  }
 }

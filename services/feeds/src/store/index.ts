@@ -1,130 +1,21 @@
-// The feeds service's own collections, their indexes and every query the service makes. Copies of
-// users, sites and posts come from other services' events; follows, bookmarks, read-later articles,
-// queue tokens and the blogroll opt-in are owned here. Copies carry `rev` (the event's time and
-// kind, see domain/revisions.ts) so an older event never overwrites a newer copy.
+// The feeds service's named queries over its own collections, and their indexes: every query the
+// service makes is here, and nothing outside this folder touches a collection (store/documents.ts has
+// the documents).
 import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/platform';
+import type {
+  UserDoc,
+  SiteDoc,
+  PostDoc,
+  FollowDoc,
+  WebmentionDoc,
+  BookmarkType,
+  BookmarkDoc,
+  ReadLaterDoc,
+  QueueTokenDoc,
+  BlogrollDoc,
+} from './documents.js';
 
-export interface UserDoc {
-  _id: number;
-  username: string;
-  /** Lower-case username: profile paths are case-insensitive. */
-  usernameKey: string;
-  name: string;
-  avatar: string;
-  rev: number;
-  /** Last follow or unfollow by this user: validates cached following lists and feed validators. */
-  graphChangedAt?: Date;
-  /** Incremented by every follow or unfollow of this user (cache key of the following list). */
-  graphVersion?: number;
-  /** Last change to this user's bookmarks, read-later queue or queue token (private feed validator). */
-  queueChangedAt?: Date;
-  [key: string]: unknown;
-}
-
-export interface SiteDoc {
-  _id: number;
-  userId: number;
-  username: string;
-  url: string;
-  isDefault: boolean;
-  title: string;
-  description: string;
-  rev: number;
-  [key: string]: unknown;
-}
-
-export interface PostDoc {
-  _id: number;
-  userId: number;
-  siteId: number;
-  url: string;
-  title: string;
-  contentHtml: string;
-  contentText: string;
-  publishedAt: Date;
-  photos: string[];
-  mentionIds: number[];
-  categories: string[];
-  /** False once the post stopped being public: the tombstone keeps its revision. */
-  visible: boolean;
-  rev: number;
-  [key: string]: unknown;
-}
-
-export interface FollowDoc {
-  _id?: string;
-  followerId: number;
-  followeeId: number;
-  createdAt: Date;
-  [key: string]: unknown;
-}
-
-export interface WebmentionDoc {
-  _id: number;
-  targetUserId: number | null;
-  source: string;
-  target: string;
-  type: string;
-  author: { name?: string; url?: string; photo?: string };
-  contentHtml: string;
-  contentText: string;
-  published: string | null;
-  received: Date;
-  visible: boolean;
-  rev: number;
-  [key: string]: unknown;
-}
-
-export type BookmarkType = 'bookmark' | 'archived';
-export type FetchStatus = 'pending' | 'ready' | 'failed';
-
-export interface BookmarkDoc {
-  _id: number;
-  userId: number;
-  type: BookmarkType;
-  url: string;
-  /** Unique: `{userId} {type} {url}` — the same link is bookmarked once. */
-  key: string;
-  title: string;
-  /** Site or author name shown as the item's author, `""` when unknown. */
-  authorName: string;
-  /** The archived article, or `""`. */
-  contentHtml: string;
-  summary: string;
-  status: FetchStatus;
-  /** Set when the link is a podcast episode: such bookmarks only show in the listen-later feed. */
-  audio: { url: string; mimeType: string } | null;
-  /** Bookmark (or archive) time: the feeds' order. */
-  createdAt: Date;
-  [key: string]: unknown;
-}
-
-export interface ReadLaterDoc {
-  _id: number;
-  userId: number;
-  url: string;
-  title: string;
-  contentHtml: string;
-  excerpt: string;
-  status: FetchStatus;
-  savedAt: Date;
-  archivedAt: Date | null;
-  [key: string]: unknown;
-}
-
-export interface QueueTokenDoc {
-  _id: number;
-  token: string;
-  createdAt: Date;
-  [key: string]: unknown;
-}
-
-export interface BlogrollDoc {
-  _id: number;
-  categories: string[];
-  addedAt: Date;
-  [key: string]: unknown;
-}
+export type * from './documents.js';
 
 /** Applies `doc` unless a copy with the same or a newer revision is stored; true when applied. */
 async function applyNewer<T extends { _id: number; rev: number; [key: string]: unknown }>(
@@ -144,17 +35,17 @@ async function applyNewer<T extends { _id: number; rev: number; [key: string]: u
 }
 
 export class FeedsStore {
-  readonly users: Collection<UserDoc>;
-  readonly sites: Collection<SiteDoc>;
-  readonly posts: Collection<PostDoc>;
-  readonly follows: Collection<FollowDoc>;
-  readonly webmentions: Collection<WebmentionDoc>;
-  readonly bookmarks: Collection<BookmarkDoc>;
-  readonly readLater: Collection<ReadLaterDoc>;
-  readonly queueTokens: Collection<QueueTokenDoc>;
-  readonly blogroll: Collection<BlogrollDoc>;
+  private readonly users: Collection<UserDoc>;
+  private readonly sites: Collection<SiteDoc>;
+  private readonly posts: Collection<PostDoc>;
+  private readonly follows: Collection<FollowDoc>;
+  private readonly webmentions: Collection<WebmentionDoc>;
+  private readonly bookmarks: Collection<BookmarkDoc>;
+  private readonly readLater: Collection<ReadLaterDoc>;
+  private readonly queueTokens: Collection<QueueTokenDoc>;
+  private readonly blogroll: Collection<BlogrollDoc>;
   /** Small service-wide markers (`blogroll`: when the opt-in list last changed). */
-  readonly meta: Collection<{ _id: string; changedAt?: Date; [key: string]: unknown }>;
+  private readonly meta: Collection<{ _id: string; changedAt?: Date; [key: string]: unknown }>;
 
   constructor(readonly store: Store) {
     this.users = store.collection<UserDoc>('users');
@@ -284,6 +175,10 @@ export class FeedsStore {
     return applyNewer(this.webmentions, doc);
   }
 
+  webmentionById(id: number): Promise<WebmentionDoc | null> {
+    return this.webmentions.findOne({ _id: id });
+  }
+
   webmentionsOf(userId: number, limit: number): Promise<WebmentionDoc[]> {
     return this.webmentions.find(
       { targetUserId: userId, visible: true },
@@ -307,6 +202,53 @@ export class FeedsStore {
 
   nextReadLaterId(): Promise<number> {
     return nextId(this.store, 'readlater');
+  }
+
+  bookmarkById(id: number): Promise<BookmarkDoc | null> {
+    return this.bookmarks.findOne({ _id: id });
+  }
+
+  /** Throws DuplicateKeyError when a bookmark with the same key is stored. */
+  async insertBookmark(doc: BookmarkDoc): Promise<void> {
+    await this.bookmarks.insertOne(doc);
+  }
+
+  async updateBookmark(id: number, set: Partial<BookmarkDoc>): Promise<void> {
+    await this.bookmarks.updateOne({ _id: id }, { $set: set });
+  }
+
+  /** Sets `fields` on the bookmark stored under `key`; false when there is none. */
+  async updateBookmarkByKey(key: string, fields: Partial<BookmarkDoc>): Promise<boolean> {
+    const { matchedCount } = await this.bookmarks.updateOne({ key }, { $set: fields });
+    return matchedCount > 0;
+  }
+
+  /** Gives the archived bookmark under `key` the article's content, unless it has content already. */
+  async fillArchivedContent(
+    key: string,
+    content: Partial<Pick<BookmarkDoc, 'title' | 'contentHtml' | 'summary'>>,
+  ): Promise<void> {
+    await this.bookmarks.updateOne(
+      { key, contentHtml: '' },
+      { $set: { title: content.title, contentHtml: content.contentHtml, summary: content.summary } },
+    );
+  }
+
+  readLaterById(id: number): Promise<ReadLaterDoc | null> {
+    return this.readLater.findOne({ _id: id });
+  }
+
+  async insertReadLater(doc: ReadLaterDoc): Promise<void> {
+    await this.readLater.insertOne(doc);
+  }
+
+  async updateReadLater(id: number, set: Partial<ReadLaterDoc>): Promise<void> {
+    await this.readLater.updateOne({ _id: id }, { $set: set });
+  }
+
+  /** Archives the item unless it is archived already. */
+  async archiveReadLater(id: number, at: Date): Promise<void> {
+    await this.readLater.updateOne({ _id: id, archivedAt: null }, { $set: { archivedAt: at } });
   }
 
   bookmarkByKey(key: string): Promise<BookmarkDoc | null> {

@@ -1,0 +1,55 @@
+// The reader's collections, opened once. Only the query classes built on this one (store/feeds.ts,
+// store/users.ts, store/index.ts) see them: domain code asks those for what it needs by name.
+import type { Collection, Store } from '@murmur/platform';
+import type {
+  FeedDoc,
+  FeedTimelineDoc,
+  PrunedKeysDoc,
+  EntryDoc,
+  UserStateDoc,
+  SubscriptionDoc,
+  TaggingDoc,
+  TagDoc,
+  IconDoc,
+  HighlightDoc,
+  RecapDoc,
+  RecapSettingsDoc,
+  ImportDoc,
+  ScheduleDoc,
+} from './documents.js';
+
+export class ReaderCollections {
+  protected readonly feeds: Collection<FeedDoc>;
+  protected readonly timelines: Collection<FeedTimelineDoc>;
+  protected readonly prunedKeys: Collection<PrunedKeysDoc>;
+  protected readonly entries: Collection<EntryDoc>;
+  protected readonly states: Collection<UserStateDoc>;
+  protected readonly subscriptions: Collection<SubscriptionDoc>;
+  protected readonly taggings: Collection<TaggingDoc>;
+  protected readonly tags: Collection<TagDoc>;
+  protected readonly icons: Collection<IconDoc>;
+  protected readonly highlights: Collection<HighlightDoc>;
+  protected readonly recaps: Collection<RecapDoc>;
+  protected readonly recapSettings: Collection<RecapSettingsDoc>;
+  protected readonly imports: Collection<ImportDoc>;
+  protected readonly schedule: Collection<ScheduleDoc>;
+  protected readonly counters: Collection<{ _id: string; seq: number }>;
+
+  constructor(readonly raw: Store) {
+    this.feeds = raw.collection('feeds');
+    this.timelines = raw.collection('feed_timelines');
+    this.prunedKeys = raw.collection('pruned_keys');
+    this.entries = raw.collection('entries');
+    this.states = raw.collection('user_states');
+    this.subscriptions = raw.collection('subscriptions');
+    this.taggings = raw.collection('taggings');
+    this.tags = raw.collection('tags');
+    this.icons = raw.collection('icons');
+    this.highlights = raw.collection('highlights');
+    this.recaps = raw.collection('recaps');
+    this.recapSettings = raw.collection('recap_settings');
+    this.imports = raw.collection('imports');
+    this.schedule = raw.collection('schedule');
+    this.counters = raw.collection('counters');
+  }
+}
