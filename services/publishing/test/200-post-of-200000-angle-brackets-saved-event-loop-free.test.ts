@@ -71,3 +71,20 @@ it('a <double> of a million digits ending in a letter is refused at once', async
   expect(res.fault?.faultCode).toBe(-32602);
   expect(performance.now() - started).toBeLessThan(10_000);
 }, 60_000);
+
+it('a body of 40,000 nested elements and 40,000 stray close tags is saved, loop free', async () => {
+  // Each stray close tag makes an HTML parser search its open-element stack: quadratic without the
+  // nesting cap (docs/security.md, the sanitiser section), in the mention scan as in the sanitiser.
+  await h.createUser('bob');
+  const body = `hi @bob ${'<div>'.repeat(40_000)}${'</span>'.repeat(40_000)}`;
+  const call = h.call('metaWeblog.newPost', ['0', 'ada', ada.token, { description: body }, true]);
+  const probes = await probeWhile(call);
+  const res = await call;
+  expect(res.fault).toBeUndefined();
+  const sorted = [...probes].sort((a, b) => a - b);
+  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
+  expect(sorted[sorted.length - 1]).toBeLessThan(1000);
+  const got = await h.call('metaWeblog.getPost', [res.value, 'ada', ada.token]);
+  expect(got.value.description.startsWith('hi @bob <div><div>')).toBe(true);
+  expect(got.value.description.endsWith('</div></div>')).toBe(true);
+}, 60_000);

@@ -33,7 +33,6 @@ export class ReaderCollections {
   protected readonly recapSettings: Collection<RecapSettingsDoc>;
   protected readonly imports: Collection<ImportDoc>;
   protected readonly schedule: Collection<ScheduleDoc>;
-  protected readonly counters: Collection<{ _id: string; seq: number }>;
 
   constructor(readonly raw: Store) {
     this.feeds = raw.collection('feeds');
@@ -50,6 +49,5 @@ export class ReaderCollections {
     this.recapSettings = raw.collection('recap_settings');
     this.imports = raw.collection('imports');
     this.schedule = raw.collection('schedule');
-    this.counters = raw.collection('counters');
   }
 }

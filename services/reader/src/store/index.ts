@@ -4,7 +4,7 @@
 //
 // nedb indexes one field and removes a document from an index node in O(documents under that key), so
 // indexes here start with a field of high cardinality wherever documents are updated often.
-import { DuplicateKeyError } from '@murmur/platform';
+import { reserveIds } from '@murmur/platform';
 import { UserQueries } from './users.js';
 
 export * from './documents.js';
@@ -25,21 +25,8 @@ export class ReaderStore extends UserQueries {
     await this.imports.createIndex({ userId: 1 });
   }
 
-  /** `count` consecutive ids of the named counter (the same documents `nextId` uses). */
-  async reserveIds(name: string, count: number): Promise<number[]> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const counter = await this.counters.findOneAndUpdate(
-          { _id: name },
-          { $inc: { seq: count } },
-          { upsert: true, returnDocument: 'after' },
-        );
-        if (!counter) throw new Error(`counter ${name} was not returned`);
-        return Array.from({ length: count }, (_, i) => counter.seq - count + 1 + i);
-      } catch (err) {
-        // Two first-ever upserts may race on MongoDB; the loser increments the winner's document.
-        if (!(err instanceof DuplicateKeyError) || attempt >= 3) throw err;
-      }
-    }
+  /** `count` consecutive ids of the named counter (the same documents `nextId` uses), in one write. */
+  reserveIds(name: string, count: number): Promise<number[]> {
+    return reserveIds(this.raw, name, count);
   }
 }
