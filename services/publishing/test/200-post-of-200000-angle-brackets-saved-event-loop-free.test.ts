@@ -42,11 +42,11 @@ it('saves a body of 200,000 "<" quickly and /healthz keeps answering meanwhile',
   expect(typeof res.value).toBe('number');
   // Generous: a quadratic pass over this body takes minutes.
   expect(elapsed).toBeLessThan(15_000);
-  // Probes answer in under 100 ms; on a loaded test machine one may wait for a CPU, never for seconds
-  // (the quadratic version blocked the loop for the whole call).
+  // Probes answer in a few milliseconds; on a loaded test machine one may wait for a CPU, never for
+  // seconds (the quadratic version blocked the loop for the whole call).
   const sorted = [...probes].sort((a, b) => a - b);
-  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
-  expect(sorted[sorted.length - 1]).toBeLessThan(1000);
+  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(300);
+  expect(sorted[sorted.length - 1]).toBeLessThan(2000);
 
   const got = await h.call('metaWeblog.getPost', [res.value, 'ada', ada.token]);
   expect(got.fault).toBeUndefined();
@@ -82,8 +82,8 @@ it('a body of 40,000 nested elements and 40,000 stray close tags is saved, loop 
   const res = await call;
   expect(res.fault).toBeUndefined();
   const sorted = [...probes].sort((a, b) => a - b);
-  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
-  expect(sorted[sorted.length - 1]).toBeLessThan(1000);
+  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(300);
+  expect(sorted[sorted.length - 1]).toBeLessThan(2000);
   const got = await h.call('metaWeblog.getPost', [res.value, 'ada', ada.token]);
   expect(got.value.description.startsWith('hi @bob <div><div>')).toBe(true);
   expect(got.value.description.endsWith('</div></div>')).toBe(true);
