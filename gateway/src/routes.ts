@@ -142,6 +142,9 @@ export const routeTable: readonly RouteEntry[] = defineRouteTable({ errorStyle: 
   ['GET',         '/feeds/v2/imports.json',                     'reader', feedbin],
   ['POST',        '/feeds/v2/imports.json',                     'reader', { ...feedbin, bodyLimit: 5 * MiB, timeoutMs: 60_000 }],
   ['GET',         '/feeds/v2/imports/{id:int}.json',            'reader', feedbin],
+  // the signed extracted-content address of an entry (the feeds service fetches the page); it stands in
+  // for Feedbin's extract service, so its errors are in the simple style
+  ['GET',         '/feeds/v2/extract/{entry_id:int}/{signature}', 'reader', { timeoutMs: 45_000 }],
   // reader: highlights and recap, carved out of /feeds
   ['GET',         '/feeds/highlights',                          'reader'],
   ['GET POST',    '/feeds/{entry_id:int}/highlights',           'reader'],

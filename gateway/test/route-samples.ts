@@ -195,6 +195,7 @@ export const samples: readonly Sample[] = [
   },
   { method: 'GET', path: '/feeds/v2/imports.json', service: 'reader' },
   { method: 'GET', path: '/feeds/v2/imports/3.json', service: 'reader' },
+  { method: 'GET', path: '/feeds/v2/extract/12/AbCdEfGhIjKlMnOpQrStUv.json', service: 'reader' },
   // reader: highlights and recap, carved out of /feeds
   { method: 'GET', path: '/feeds/highlights?limit=5&offset=10', service: 'reader' },
   { method: 'GET', path: '/feeds/2077/highlights', service: 'reader' },

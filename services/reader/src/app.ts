@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpApp, type Clock, type Store } from '@murmur/platform';
 import type { ReaderContext } from './domain/context.js';
 import { registerEntryRoutes } from './routes/entries.js';
+import { registerExtractRoutes } from './routes/extract.js';
 import { registerHighlightRoutes } from './routes/highlights.js';
 import { registerHttpCaching } from './routes/http-cache.js';
 import { registerIconRoutes } from './routes/icons.js';
@@ -28,12 +29,16 @@ export async function buildReaderApp(
     clock,
     // 401s challenge with `Bearer realm="service"`, as Feedbin clients have always been answered.
     auth: { realm: 'service' },
-    errorStyle: (url) => (url.startsWith('/feeds/v2/') ? 'feedbin' : 'simple'),
+    // The extracted-content address stands in for Feedbin's extract service, not its API: its errors
+    // say why in the simple style.
+    errorStyle: (url) =>
+      url.startsWith('/feeds/v2/') && !url.startsWith('/feeds/v2/extract/') ? 'feedbin' : 'simple',
   });
 
   await app.register(async (scope) => {
     registerHttpCaching(scope, ctx.clock);
     registerEntryRoutes(scope, ctx);
+    registerExtractRoutes(scope, ctx);
     registerSetRoutes(scope, ctx);
     registerSubscriptionRoutes(scope, ctx);
     registerIconRoutes(scope, ctx);

@@ -26,6 +26,12 @@ export const readerConfigSchema = z
     READER_SUBSCRIBE_LIMIT_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(30),
     READER_IMPORT_LIMIT_PER_HOUR: envVar.int({ min: 1, max: 1_000_000 }).default(5),
     READER_RECAP_LIMIT_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(60),
+    /**
+     * Entries carry an `extracted_content_url` whose article the feeds service extracts; turn off when
+     * the feeds service is not deployed. Its misses fetch pages: limited per client address per minute.
+     */
+    READER_EXTRACTED_CONTENT: envVar.bool().default(true),
+    READER_EXTRACT_LIMIT_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(60),
     /** Users whose reading state (subscriptions, timeline, unread and starred sets) is kept in memory. */
     READER_VIEW_CACHE_USERS: envVar.int({ min: 1, max: 1_000_000 }).default(500),
     /**

@@ -13,6 +13,7 @@ import { readerConfigSchema, type ReaderConfig } from './config.js';
 import { ReaderClock } from './domain/clock.js';
 import type { ReaderContext } from './domain/context.js';
 import { UserStates } from './domain/states.js';
+import { ExtractLinks } from './domain/extracts.js';
 import { createLlmSummariser } from './domain/summariser.js';
 import { UserViews } from './domain/views.js';
 import { FeedFetcher, HostLimiter } from './feeds/fetcher.js';
@@ -70,6 +71,9 @@ export function createReaderService(options: ReaderServiceOptions = {}): Service
         fetcher: new FeedFetcher(rawFetcher, new HostLimiter(config.READER_FETCH_PER_HOST)),
         rawFetcher,
         summariser: createLlmSummariser(config, rawFetcher, logger),
+        extractLinks: config.READER_EXTRACTED_CONTENT
+          ? await ExtractLinks.open(readerStore, config.PUBLIC_URL)
+          : null,
       };
       registerReaderJobs(ctx);
       const app = await buildReaderApp(ctx, store, clock);

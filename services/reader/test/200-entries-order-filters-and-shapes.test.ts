@@ -137,7 +137,10 @@ describe('shapes', () => {
     expect(Object.keys(entry)).toEqual([
       'id', 'feed_id', 'title', 'url', 'extracted_content_url', 'author', 'content', 'summary', 'published', 'created_at',
     ]); // prettier-ignore
-    expect(entry.extracted_content_url).toBeNull();
+    // A web link gets the signed extracted-content address (200-extracted-content-url-serves-the-article).
+    expect(entry.extracted_content_url).toMatch(
+      new RegExp(`^http://murmur\\.test/feeds/v2/extract/${entry.id}/[A-Za-z0-9_-]{22}\\.json$`),
+    );
   });
 
   test('mode=extended adds original, images, enclosure, extracted_articles and json_feed', async () => {

@@ -4,6 +4,7 @@ import type { ReaderConfig } from '../config.js';
 import type { FeedFetcher } from '../feeds/fetcher.js';
 import type { ReaderStore } from '../store/index.js';
 import type { ReaderClock } from './clock.js';
+import type { ExtractLinks } from './extracts.js';
 import type { UserStates } from './states.js';
 import type { Summariser } from './summariser.js';
 import type { UserViews } from './views.js';
@@ -24,4 +25,6 @@ export interface ReaderContext {
   rawFetcher: SafeFetcher;
   /** Null unless the operator configured READER_LLM_URL. */
   summariser: Summariser | null;
+  /** Signs `extracted_content_url`s; null when READER_EXTRACTED_CONTENT is off. */
+  extractLinks: ExtractLinks | null;
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { formatReaderTime } from '@murmur/platform';
 import type { entrySchema } from '../routes/schemas.js';
 import type { EntryDoc, EntryJsonFeed } from '../store/index.js';
+import type { ExtractLinks } from './extracts.js';
 
 /** The source item's JSON Feed members that have a value. */
 export type PresentJsonFeed = { [K in keyof EntryJsonFeed]?: NonNullable<EntryJsonFeed[K]> };
@@ -13,6 +14,8 @@ type EnclosureJson = NonNullable<EntryJson['enclosure']>;
 export interface EntryShape {
   extended: boolean;
   includeEnclosure: boolean;
+  /** Signs `extracted_content_url`; null leaves it null (READER_EXTRACTED_CONTENT off). */
+  extractLinks: ExtractLinks | null;
 }
 
 function enclosureJson(doc: EntryDoc): EnclosureJson | null {
@@ -41,7 +44,7 @@ export function entryJson(doc: EntryDoc, shape: EntryShape): EntryJson {
     feed_id: doc.feedId,
     title: doc.title,
     url: doc.url,
-    extracted_content_url: null,
+    extracted_content_url: shape.extractLinks?.urlFor(doc) ?? null,
     author: doc.author,
     content: doc.content,
     summary: doc.summary,

@@ -39,9 +39,13 @@ type ListInput = {
   page?: unknown;
 };
 
-const shapeOf = (input: { mode?: boolean; include_enclosure?: boolean }): EntryShape => ({
+const shapeOf = (
+  ctx: ReaderContext,
+  input: { mode?: boolean; include_enclosure?: boolean },
+): EntryShape => ({
   extended: input.mode === true,
   includeEnclosure: input.include_enclosure === true,
+  extractLinks: ctx.extractLinks,
 });
 
 /** The request's query with `since` in the six-digit form, for the Link URLs. */
@@ -83,7 +87,7 @@ async function sendPage(
   reply.header('x-feedbin-record-count', String(selected.total));
   if (links) reply.header('links', links).header('link', links);
   setLastModified(reply, view.updatedAt, ctx.clock);
-  const shape = shapeOf(input);
+  const shape = shapeOf(ctx, input);
   return docs.map((d) => entryJson(d, shape));
 }
 
@@ -109,7 +113,7 @@ export function registerEntryRoutes(scope: FastifyInstance, ctx: ReaderContext):
       const docs = await userEntries(ctx, view, input.ids);
       reply.header('x-feedbin-record-count', String(docs.length));
       setLastModified(reply, view.updatedAt, ctx.clock);
-      const shape = shapeOf(input);
+      const shape = shapeOf(ctx, input);
       return docs.map((d) => entryJson(d, shape));
     },
   });
@@ -126,7 +130,7 @@ export function registerEntryRoutes(scope: FastifyInstance, ctx: ReaderContext):
       const [doc] = await userEntries(ctx, view, [params.id]);
       if (!doc) throw notFound();
       setLastModified(reply, doc.updatedAt, ctx.clock);
-      return entryJson(doc, shapeOf(input));
+      return entryJson(doc, shapeOf(ctx, input));
     },
   });
 

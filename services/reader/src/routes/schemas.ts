@@ -117,3 +117,21 @@ export const highlightFeedSchema = z.object({
   next_url: z.string().optional(),
   items: z.array(highlightItem),
 });
+
+/** An extracted article, in the shape of Feedbin's extract service (docs/api/reader.md "Extracted content"). */
+export const extractSchema = z.object({
+  title: z.string().nullable(),
+  author: z.string().nullable(),
+  date_published: z.string(),
+  dek: z.null(),
+  lead_image_url: z.null(),
+  content: z.string(),
+  next_page_url: z.null(),
+  url: z.string(),
+  domain: z.string().nullable(),
+  excerpt: z.string(),
+  word_count: z.number().int(),
+  direction: z.literal('ltr'),
+  total_pages: z.literal(1),
+  rendered_pages: z.literal(1),
+});

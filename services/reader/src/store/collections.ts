@@ -16,6 +16,8 @@ import type {
   RecapSettingsDoc,
   ImportDoc,
   ScheduleDoc,
+  SettingDoc,
+  ExtractDoc,
 } from './documents.js';
 
 export class ReaderCollections {
@@ -33,6 +35,8 @@ export class ReaderCollections {
   protected readonly recapSettings: Collection<RecapSettingsDoc>;
   protected readonly imports: Collection<ImportDoc>;
   protected readonly schedule: Collection<ScheduleDoc>;
+  protected readonly settings: Collection<SettingDoc>;
+  protected readonly extracts: Collection<ExtractDoc>;
 
   constructor(readonly raw: Store) {
     this.feeds = raw.collection('feeds');
@@ -49,5 +53,7 @@ export class ReaderCollections {
     this.recapSettings = raw.collection('recap_settings');
     this.imports = raw.collection('imports');
     this.schedule = raw.collection('schedule');
+    this.settings = raw.collection('settings');
+    this.extracts = raw.collection('extracts');
   }
 }

@@ -227,3 +227,27 @@ export interface ScheduleDoc {
   _id: string;
   lastRunAt: Date;
 }
+
+/** The key that signs `extracted_content_url`s: one per installation, created on first start. */
+export interface SettingDoc {
+  [key: string]: unknown;
+  _id: string;
+  value: string;
+}
+
+/**
+ * An entry's extracted article (docs/api/reader.md "Extracted content"), or why there is none, kept
+ * until `expiresAt` so a client opening an entry twice costs one page fetch.
+ */
+export interface ExtractDoc {
+  [key: string]: unknown;
+  _id: number;
+  found: boolean;
+  title: string;
+  contentHtml: string;
+  excerpt: string;
+  url: string;
+  reason: string;
+  extractedAt: Date;
+  expiresAt: Date;
+}

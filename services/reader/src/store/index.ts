@@ -4,7 +4,8 @@
 //
 // nedb indexes one field and removes a document from an index node in O(documents under that key), so
 // indexes here start with a field of high cardinality wherever documents are updated often.
-import { reserveIds } from '@murmur/platform';
+import { DuplicateKeyError, reserveIds } from '@murmur/platform';
+import type { ExtractDoc } from './documents.js';
 import { UserQueries } from './users.js';
 
 export * from './documents.js';
@@ -23,10 +24,39 @@ export class ReaderStore extends UserQueries {
     await this.recaps.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
     await this.recapSettings.createIndex({ dayofweek: 1 });
     await this.imports.createIndex({ userId: 1 });
+    await this.extracts.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
   }
 
   /** `count` consecutive ids of the named counter (the same documents `nextId` uses), in one write. */
   reserveIds(name: string, count: number): Promise<number[]> {
     return reserveIds(this.raw, name, count);
+  }
+
+  /**
+   * The named setting, created with `initial()` when absent. Replicas starting together agree: the
+   * first insert wins and the others read it.
+   */
+  async settingOrCreate(name: string, initial: () => string): Promise<string> {
+    const found = await this.settings.findOne({ _id: name });
+    if (found) return found.value;
+    try {
+      const value = initial();
+      await this.settings.insertOne({ _id: name, value });
+      return value;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const winner = await this.settings.findOne({ _id: name });
+      if (!winner) throw err;
+      return winner.value;
+    }
+  }
+
+  extractOfEntry(entryId: number): Promise<ExtractDoc | null> {
+    return this.extracts.findOne({ _id: entryId });
+  }
+
+  async saveExtract(doc: ExtractDoc): Promise<void> {
+    const { _id, ...fields } = doc;
+    await this.extracts.updateOne({ _id }, { $set: fields }, { upsert: true });
   }
 }
