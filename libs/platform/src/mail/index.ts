@@ -21,7 +21,9 @@ export function readRawEmail(raw: string): ReadableEmail {
   const headers = (headerEnd >= 0 ? raw.slice(0, headerEnd) : raw).replace(/\r?\n[ \t]+/g, ' ');
   const subject = /^Subject: (.*)$/im.exec(headers)?.[1]?.trim() ?? '';
   const toHeader = /^To: (.*)$/im.exec(headers)?.[1] ?? '';
-  const to = [...toHeader.matchAll(/[^\s<>,"]+@[^\s<>,"]+/g)].map((m) => m[0]);
+  // Tokens between separators that hold an `@` with something on both sides. (One unanchored
+  // expression over the header rescanned a long token without `@` from every position: quadratic.)
+  const to = toHeader.split(/[\s<>,"]+/).filter((token) => /^.+@.+$/s.test(token));
   const text = decodeQuotedPrintable(raw);
   const links = [...text.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((m) => m[0].replace(/&amp;/g, '&'));
   return { subject, to, text, links };

@@ -1,5 +1,6 @@
 import { expect, test } from '@jest/globals';
 import { readRawEmail } from '../../src/mail/index.js';
+import { LINEAR_RATIO_BOUND, linearity, runOf } from '../../../../test-e2e/support/fuzz.js';
 
 const raw = [
   'From: Murmur <murmur@localhost>',
@@ -25,4 +26,18 @@ test('quoted-printable links come back whole, with = and & restored', () => {
 
 test('a message without links has none', () => {
   expect(readRawEmail('Subject: hi\r\n\r\nno links here').links).toEqual([]);
+});
+
+test('several recipients, in angle brackets or not, are all read', () => {
+  const mail = readRawEmail('To: "Ada" <ada@example.com>, bob@example.org,@x, y@\r\nSubject: s\r\n\r\n');
+  expect(mail.to).toEqual(['ada@example.com', 'bob@example.org']);
+});
+
+test('time stays linear on one long To token without "@"', async () => {
+  const result = await linearity(
+    (text: string) => readRawEmail(text),
+    runOf('a', 'To: ', '\r\nSubject: s\r\n\r\nbody'),
+    { maxN: 1 << 16 },
+  );
+  expect(result.ratio).toBeLessThan(LINEAR_RATIO_BOUND);
 });
