@@ -154,12 +154,17 @@ switch (command) {
     );
     break;
   case 'bench': {
-    // `npm run bench` runs the gateway benchmark; `npm run bench -- reader [options]` the reader's.
+    // `npm run bench` runs the gateway benchmark; `npm run bench -- <name> [options]` bench/<name>/run.mjs.
     ensureInstalled();
     build();
     const [which, ...options] = rest[0] && !rest[0].startsWith('-') ? rest : ['gateway', ...rest];
     const script = join(root, 'bench', which, 'run.mjs');
-    if (!existsSync(script)) fail(`no benchmark "${which}" (bench/<name>/run.mjs): gateway, reader, feeds`);
+    if (!existsSync(script)) {
+      const known = readdirSync(join(root, 'bench'), { withFileTypes: true })
+        .filter((d) => d.isDirectory() && existsSync(join(root, 'bench', d.name, 'run.mjs')))
+        .map((d) => d.name);
+      fail(`no benchmark "${which}" (bench/<name>/run.mjs): ${known.join(', ')}`);
+    }
     process.exit(run(process.execPath, [script, ...options]));
     break;
   }
