@@ -84,6 +84,34 @@ function feedUrl(ctx: FeedsContext, path: string): string {
   return `${ctx.config.PUBLIC_URL}${path}`;
 }
 
+/** A user's feed of posts (timeline, mentions): the selected heads, built into JSON Feed 1.1. */
+function userPostsView(
+  ctx: FeedsContext,
+  user: Awaited<ReturnType<typeof userByUsernameOr404>>,
+  selected: Omit<Selection, 'stamp'>,
+  title: string,
+  pathSuffix: string,
+): FeedView {
+  const { heads, validator, changedAtMs } = selected;
+  return {
+    validator,
+    changedAtMs,
+    async build() {
+      const posts = await postsInOrder(ctx, heads);
+      const profiles = await profilesOf(ctx, [user._id, ...posts.map((p) => p.userId)]);
+      return feed(
+        V1_1,
+        `${user.username} ${title}`,
+        posts.map((p) => postItem(p, profiles.get(p.userId))),
+        {
+          home: profiles.get(user._id)?.url,
+          feed: feedUrl(ctx, `/feeds/${encodeURIComponent(user.username)}${pathSuffix}`),
+        },
+      );
+    },
+  };
+}
+
 export async function timelineView(ctx: FeedsContext, username: string, count: number): Promise<FeedView> {
   const user = await userByUsernameOr404(ctx, username);
   const { heads, validator, changedAtMs } = await select(
@@ -112,23 +140,7 @@ export async function timelineView(ctx: FeedsContext, username: string, count: n
       };
     },
   );
-  return {
-    validator,
-    changedAtMs,
-    async build() {
-      const posts = await postsInOrder(ctx, heads);
-      const profiles = await profilesOf(ctx, [user._id, ...posts.map((p) => p.userId)]);
-      return feed(
-        V1_1,
-        `${user.username} timeline`,
-        posts.map((p) => postItem(p, profiles.get(p.userId))),
-        {
-          home: profiles.get(user._id)?.url,
-          feed: feedUrl(ctx, `/feeds/${encodeURIComponent(user.username)}.json`),
-        },
-      );
-    },
-  };
+  return userPostsView(ctx, user, { heads, validator, changedAtMs }, 'timeline', '.json');
 }
 
 export async function mentionsView(ctx: FeedsContext, username: string, count: number): Promise<FeedView> {
@@ -153,23 +165,7 @@ export async function mentionsView(ctx: FeedsContext, username: string, count: n
       };
     },
   );
-  return {
-    validator,
-    changedAtMs,
-    async build() {
-      const posts = await postsInOrder(ctx, heads);
-      const profiles = await profilesOf(ctx, [user._id, ...posts.map((p) => p.userId)]);
-      return feed(
-        V1_1,
-        `${user.username} mentions`,
-        posts.map((p) => postItem(p, profiles.get(p.userId))),
-        {
-          home: profiles.get(user._id)?.url,
-          feed: feedUrl(ctx, `/feeds/${encodeURIComponent(user.username)}/mentions.json`),
-        },
-      );
-    },
-  };
+  return userPostsView(ctx, user, { heads, validator, changedAtMs }, 'mentions', '/mentions.json');
 }
 
 export function photosView(ctx: FeedsContext): FeedView {
