@@ -168,6 +168,21 @@ switch (command) {
     process.exit(run(process.execPath, [script, ...options]));
     break;
   }
+  case 'chaos': {
+    // The chaos suite longer than CI runs it: `npm run chaos -- --seconds 300 [--kill-every-ms 3000]
+    // [--seed 7]` (test-e2e/chaos; docs/operations.md "Failure and recovery").
+    ensureInstalled();
+    build();
+    const flag = (name) => {
+      const i = rest.indexOf(`--${name}`);
+      return i === -1 ? undefined : rest[i + 1];
+    };
+    process.env.CHAOS_SECONDS = flag('seconds') ?? '300';
+    if (flag('kill-every-ms')) process.env.CHAOS_KILL_EVERY_MS = flag('kill-every-ms');
+    if (flag('seed')) process.env.CHAOS_SEED = flag('seed');
+    process.exit(runJest(['test-e2e/chaos']));
+    break;
+  }
   case 'fuzz':
     // The property-based fuzzers, longer and with a random seed (scripts/fuzz.mjs; docs/security.md).
     ensureInstalled();
@@ -180,5 +195,5 @@ switch (command) {
     startForeground(join(root, 'cli/dist/main.js'), rest);
     break;
   default:
-    fail(`unknown command "${command}" (start, test, build, typecheck, lint, format, bench, fuzz)`);
+    fail(`unknown command "${command}" (start, test, build, typecheck, lint, format, bench, fuzz, chaos)`);
 }

@@ -2,6 +2,7 @@
 // bob publishes over XML-RPC (publishing) and the post reaches ada's timeline (feeds, from the post
 // event); an edit updates it; a post mentioning @ada reaches her mentions feed; deletions remove both.
 import { expect } from '@jest/globals';
+import { eventually, xmlrpc } from './client.js';
 
 export interface FeedsFlowTarget {
   gatewayUrl: string;
@@ -13,42 +14,6 @@ interface Item {
   title?: string;
   content_html: string;
   _service?: { username?: string };
-}
-
-function xmlValue(v: string | boolean | Record<string, string>): string {
-  if (typeof v === 'boolean') return `<boolean>${v ? 1 : 0}</boolean>`;
-  if (typeof v === 'string') return `<string>${v.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</string>`;
-  return `<struct>${Object.entries(v)
-    .map(([k, x]) => `<member><name>${k}</name><value>${xmlValue(x)}</value></member>`)
-    .join('')}</struct>`;
-}
-
-async function xmlrpc(base: string, method: string, params: (string | boolean | Record<string, string>)[]) {
-  const body = `<?xml version="1.0"?><methodCall><methodName>${method}</methodName><params>${params
-    .map((p) => `<param><value>${xmlValue(p)}</value></param>`)
-    .join('')}</params></methodCall>`;
-  const res = await fetch(`${base}/xmlrpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'text/xml' },
-    body,
-  });
-  const text = await res.text();
-  if (res.status !== 200 || text.includes('<fault>')) throw new Error(`${method}: ${res.status} ${text}`);
-  return text;
-}
-
-async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not in time`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 export async function runFeedsFlow({ gatewayUrl, adminToken }: FeedsFlowTarget): Promise<void> {

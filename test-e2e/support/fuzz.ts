@@ -251,6 +251,22 @@ export async function linearity<T>(
   shape: Shape<T>,
   options: LinearityOptions = {},
 ): Promise<LinearityResult> {
+  // A burst of load elsewhere (the suite runs two workers, the machine may run more) can stretch one
+  // measurement; quadratic code is slow every time. So a ratio above half the bound is measured again,
+  // up to three times, and the best one counts.
+  let best = await measureOnce(fn, shape, options);
+  for (let attempt = 1; attempt < 3 && best.ratio > LINEAR_RATIO_BOUND / 2; attempt++) {
+    const again = await measureOnce(fn, shape, options);
+    if (again.ratio < best.ratio) best = again;
+  }
+  return best;
+}
+
+async function measureOnce<T>(
+  fn: (input: T) => unknown,
+  shape: Shape<T>,
+  options: LinearityOptions,
+): Promise<LinearityResult> {
   const factor = options.factor ?? 8;
   const minMs = options.minMs ?? 5;
   const maxN = options.maxN ?? 1 << 17;
