@@ -2,9 +2,9 @@
 // public and private feeds each get a scope for the caching headers they alone send; the admin
 // routes get one for the operator-token check. It never touches the bus or the jobs.
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, type Store } from '@murmur/platform';
+import { createHttpApp, requireAdminToken, type Store } from '@murmur/platform';
 import type { FeedsContext } from './domain/context.js';
-import { registerAdminBlogrollRoutes, requireAdminToken } from './routes/admin-blogroll.js';
+import { registerAdminBlogrollRoutes } from './routes/admin-blogroll.js';
 import { registerFollowRoutes } from './routes/follows.js';
 import { registerPrivateFeedRoutes } from './routes/private-feeds.js';
 import { registerPublicFeedRoutes } from './routes/public-feeds.js';

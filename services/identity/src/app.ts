@@ -1,7 +1,7 @@
 // The identity HTTP app: the platform's app (limits, errors, health, metrics, auth hook) plus
 // identity's routes. It never listens; runtime (or a test) decides that.
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, type Store } from '@murmur/platform';
+import { createHttpApp, requireAdminToken, type Store } from '@murmur/platform';
 import type { IdentityContext } from './domain/context.js';
 import { registerAppleRoute } from './routes/account-apple.js';
 import { registerAvatarRoute } from './routes/account-avatar.js';
@@ -10,7 +10,6 @@ import { registerSigninRoute } from './routes/account-signin.js';
 import { registerVerifyRoute } from './routes/account-verify.js';
 import { registerWebSigninRoutes } from './routes/account-web.js';
 import { registerAdminAppRoutes } from './routes/admin-apps.js';
-import { requireAdminToken } from './routes/admin-auth.js';
 import { registerAdminTokenRoutes } from './routes/admin-tokens.js';
 import { registerAdminUserRoutes } from './routes/admin-users.js';
 import { registerIndieAuthScreenRoutes } from './routes/indieauth-screens.js';

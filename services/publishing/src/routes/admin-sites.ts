@@ -1,9 +1,8 @@
 // Operator API for sites (MURMUR_ADMIN_TOKEN, like identity's /admin): look a site up, give it its own
 // host (or take it away). Custom hosts are how a site is served on its own domain.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { bearerToken, busHeaders, defineRoute, forbidden, unauthorized, zParam } from '@murmur/platform';
+import { busHeaders, defineRoute, requireAdminToken, zParam } from '@murmur/platform';
 import type { PublishingContext } from '../domain/context.js';
 import { publicSite } from '../domain/site-json.js';
 import { setSiteHost, sitesOfUsername } from '../domain/sites.js';
@@ -18,19 +17,8 @@ const siteSchema = z.object({
   createdAt: z.string(),
 });
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
-function requireAdmin(scope: FastifyInstance, adminToken: string | undefined): void {
-  scope.addHook('onRequest', async (request) => {
-    if (!adminToken) throw forbidden('The operator API is disabled: set MURMUR_ADMIN_TOKEN.');
-    const given = bearerToken(request.headers.authorization);
-    if (given === undefined) throw unauthorized();
-    if (!timingSafeEqual(digest(given), digest(adminToken))) throw unauthorized();
-  });
-}
-
 export function registerAdminSiteRoutes(scope: FastifyInstance, ctx: PublishingContext): void {
-  requireAdmin(scope, ctx.config.MURMUR_ADMIN_TOKEN);
+  requireAdminToken(scope, ctx.config.MURMUR_ADMIN_TOKEN);
   const idParams = z.object({ id: zParam.id() });
 
   defineRoute(scope, {

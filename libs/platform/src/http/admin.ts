@@ -1,0 +1,19 @@
+// The operator API (`/admin/*` of every service) is guarded by one shared secret, MURMUR_ADMIN_TOKEN,
+// sent as `Authorization: Bearer …` (the `murmur` CLI does). Compared as SHA-256 hashes in constant
+// time, so neither the length nor a prefix of the secret leaks by timing. Unset: the API is disabled.
+import type { FastifyInstance } from 'fastify';
+import { forbidden, unauthorized } from '../errors/index.js';
+import { sha256Hex, timingSafeEqualHex } from '../ids/index.js';
+import { bearerToken } from './auth.js';
+
+/** Adds the admin-token check to every route of `scope` (register the admin routes in their own scope). */
+export function requireAdminToken(scope: FastifyInstance, adminToken: string | undefined): void {
+  const expected = adminToken ? sha256Hex(adminToken) : undefined;
+  scope.addHook('onRequest', async (request) => {
+    if (expected === undefined) throw forbidden('The admin API is disabled: set MURMUR_ADMIN_TOKEN.');
+    const given = bearerToken(request.headers.authorization);
+    if (given === undefined || !timingSafeEqualHex(sha256Hex(given), expected)) {
+      throw unauthorized('A valid admin token is required (Authorization: Bearer $MURMUR_ADMIN_TOKEN).');
+    }
+  });
+}
