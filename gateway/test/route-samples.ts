@@ -1,5 +1,5 @@
-// One concrete request for every path of spec/interface.md and of the service references
-// (including their "beyond the interface" paths), with the service that must answer it.
+// One concrete request for every path of Murmur's HTTP interface (docs/api/) and of the paths the
+// services add beyond it, with the service that must answer it.
 import type { ServiceName } from '@murmur/platform';
 
 export interface Sample {

@@ -14,7 +14,7 @@ import {
   type RunningService,
   type Store,
 } from '@murmur/platform';
-import { freePort, sendOverWire, testLogger, type WireResponse } from '@murmur/platform/testing';
+import { eventually, freePort, sendOverWire, testLogger, type WireResponse } from '@murmur/platform/testing';
 import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService } from '@murmur/publishing';
@@ -303,15 +303,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** Waits until `check` yields a value (events and jobs run on their own schedule). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { eventually };
 
 /** Waits until the feed at `path` satisfies `test` (events arrive asynchronously). */
 export async function feedWhen(

@@ -20,8 +20,8 @@ export interface PublishingContext {
   outbox: Outbox;
 }
 
-/** Headers to carry on bus messages, so the request id travels with them. */
-export type BusHeaders = Record<string, string>;
+/** Headers to carry on bus messages, so the request id travels with them (the platform's type). */
+export type { BusHeaders } from '@murmur/platform';
 
 /** The authenticated user of an XML-RPC call. */
 export interface Caller {
