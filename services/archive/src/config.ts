@@ -1,0 +1,16 @@
+// The archive service's environment: the base variables, its port, the import size cap and the
+// number of sites whose search model a process keeps in memory. services/archive/README.md
+// describes each variable.
+import { z } from 'zod';
+import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+
+export const archiveConfigSchema = z.object({
+  ...baseConfigShape,
+  ...serviceConfigShape('archive'),
+  /** Largest import body in bytes (docs/security.md: 100 MiB). */
+  ARCHIVE_IMPORT_MAX_BYTES: envVar.int({ min: 1024, max: 100 * 1024 * 1024 }).default(100 * 1024 * 1024),
+  /** Sites whose read model (post order, search terms, months) one process keeps in memory. */
+  ARCHIVE_INDEX_SITES: envVar.int({ min: 1, max: 100_000 }).default(100),
+});
+
+export type ArchiveConfig = z.output<typeof archiveConfigSchema>;

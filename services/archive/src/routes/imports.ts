@@ -1,0 +1,106 @@
+// Imports (docs/api/archive.md "Importing"): POST …/import and GET …/import/{id}, owner only. This
+// group has its own scope for its body handling: instead of the platform's parsers, the body of an
+// accepted media type is streamed into the blob store as it arrives (up to 100 MiB), never buffered.
+// Everything that can refuse the upload — token (401, by the platform), media type (415), declared
+// length (413), ownership (404), a running import (409) — is checked before a byte of it is read.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import {
+  authOf,
+  badRequest,
+  busHeaders,
+  defineRoute,
+  mediaType,
+  notFound,
+  payloadTooLarge,
+  unsupportedMediaType,
+  zParam,
+} from '@murmur/platform';
+import type { ArchiveContext } from '../domain/context.js';
+import {
+  abandonUpload,
+  beginImport,
+  IMPORT_MEDIA_TYPES,
+  importStatus,
+  queueImport,
+  receiveUpload,
+} from '../domain/imports.js';
+import type { ImportDoc } from '../store/index.js';
+import { importAcceptedSchema, importSchema } from './schemas.js';
+
+const UNSUPPORTED =
+  'Import a JSON Feed (application/json), a blog-archive ZIP (application/zip) or a WordPress export (text/xml).';
+
+export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext): void {
+  const maxBytes = ctx.config.ARCHIVE_IMPORT_MAX_BYTES;
+  const claimed = new WeakMap<FastifyRequest, ImportDoc>();
+  const received = new WeakSet<FastifyRequest>();
+
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser(Object.keys(IMPORT_MEDIA_TYPES), (request, payload, done) => {
+    const imp = claimed.get(request);
+    if (!imp) return done(null, undefined);
+    receiveUpload(ctx, imp, payload as Readable, mediaType(request.headers['content-type'])).then(
+      () => {
+        received.add(request);
+        done(null, undefined);
+      },
+      (err: Error) => done(err, undefined),
+    );
+  });
+
+  // Runs after the route's authentication (onRequest) and before the body is read.
+  scope.addHook('preParsing', async (request, _reply, payload) => {
+    const auth = authOf(request);
+    const siteText = (request.params as { site_id?: string }).site_id ?? '';
+    if (request.method !== 'POST' || !auth) return payload;
+    const kind = IMPORT_MEDIA_TYPES[mediaType(request.headers['content-type'])];
+    if (!kind) throw unsupportedMediaType(UNSUPPORTED);
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxBytes) throw payloadTooLarge(`The import is larger than ${maxBytes} bytes.`);
+    if (!/^[1-9]\d{0,14}$/.test(siteText)) throw notFound('Not found.');
+    const imp = await beginImport(ctx, {
+      siteId: Number(siteText),
+      userId: auth.userId,
+      kind,
+      headers: busHeaders(request),
+    });
+    claimed.set(request, imp);
+    return payload;
+  });
+
+  // However the request ended — refused, cut off, too large — an upload that was not queued frees its site.
+  const release = async (request: FastifyRequest) => {
+    const imp = claimed.get(request);
+    if (imp) await abandonUpload(ctx, imp, 'The upload did not complete.');
+  };
+  scope.addHook('onResponse', release);
+  scope.addHook('onRequestAbort', release);
+
+  defineRoute(scope, {
+    method: 'POST',
+    url: '/imported/archive/:site_id/import',
+    params: z.object({ site_id: zParam.id() }),
+    auth: 'required',
+    xml: true,
+    bodyLimit: maxBytes,
+    timeoutMs: 300_000,
+    response: { 202: importAcceptedSchema },
+    handler: async ({ request, reply }) => {
+      const imp = claimed.get(request);
+      if (!imp || !received.has(request)) throw badRequest('The import needs a body.');
+      reply.code(202);
+      return queueImport(ctx, imp);
+    },
+  });
+
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/imported/archive/:site_id/import/:id',
+    params: z.object({ site_id: zParam.id(), id: z.string() }),
+    auth: 'required',
+    response: { 200: importSchema },
+    handler: ({ params, auth }) => importStatus(ctx, params.site_id, auth.userId, params.id),
+  });
+}
