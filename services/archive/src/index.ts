@@ -1,12 +1,7 @@
 // The archive service: imported archives of sites' posts (a blog moved from elsewhere), served as
 // public JSON Feeds — recent posts, search, years and months — and filled by imports of JSON Feed,
 // blog-archive ZIP and WordPress WXR files (docs/api/archive.md).
-import {
-  JobQueue,
-  openBlobStore,
-  type ServiceDefinition,
-  type Subscription,
-} from '@murmur/platform';
+import { JobQueue, openBlobStore, type ServiceDefinition, type Subscription } from '@murmur/platform';
 import { buildArchiveApp } from './app.js';
 import { wireBus } from './bus.js';
 import { archiveConfigSchema, type ArchiveConfig } from './config.js';

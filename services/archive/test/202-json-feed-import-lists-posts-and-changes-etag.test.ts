@@ -58,7 +58,11 @@ it('imports a version 1 export with numeric ids as string ids, and items with on
     jsonFeed(
       [
         { id: 7, content_html: '<p>seven</p>', date_published: '2020-01-01T00:00:00Z' },
-        { url: 'https://old.example/only-url', content_text: 'no id', date_published: '2020-01-02T00:00:00Z' },
+        {
+          url: 'https://old.example/only-url',
+          content_text: 'no id',
+          date_published: '2020-01-02T00:00:00Z',
+        },
         { content_text: 'neither id nor url', date_published: '2020-01-03T00:00:00Z' },
       ],
       V1,

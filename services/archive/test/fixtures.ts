@@ -130,7 +130,11 @@ export function blogArchiveZip(top = ''): Buffer {
     { name: `${p}index.html`, data: '<div class="h-feed"><article class="h-entry">x</article></div>' },
     { name: `${p}feed.json`, data: JSON.stringify(feed) },
     { name: `${p}uploads/`, method: 'store' },
-    { name: `${p}uploads/2018/cat.jpg`, data: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]), method: 'store' },
+    {
+      name: `${p}uploads/2018/cat.jpg`,
+      data: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]),
+      method: 'store',
+    },
   ]);
 }
 

@@ -126,7 +126,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
   if (useGateway) {
-    const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', PUBLIC_URL: publicUrl });
+    const config = loadConfig(gatewayConfigSchema, {
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+      PUBLIC_URL: publicUrl,
+    });
     gateway = await createGateway({
       config,
       targets: { identity: identity.url, publishing: publishing.url, archive: archive.url },

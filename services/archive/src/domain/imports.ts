@@ -73,9 +73,17 @@ export async function beginImport(
 }
 
 /** Streams the body into the blob store; over the cap → 413 (and the import is dropped). */
-export async function receiveUpload(ctx: ArchiveContext, imp: ImportDoc, body: Readable, contentType: string) {
+export async function receiveUpload(
+  ctx: ArchiveContext,
+  imp: ImportDoc,
+  body: Readable,
+  contentType: string,
+) {
   try {
-    await ctx.blobs.put(blobKey(imp._id), body, { contentType, maxBytes: ctx.config.ARCHIVE_IMPORT_MAX_BYTES });
+    await ctx.blobs.put(blobKey(imp._id), body, {
+      contentType,
+      maxBytes: ctx.config.ARCHIVE_IMPORT_MAX_BYTES,
+    });
   } catch (err) {
     if (err instanceof BlobTooLargeError) {
       throw payloadTooLarge(`The import is larger than ${ctx.config.ARCHIVE_IMPORT_MAX_BYTES} bytes.`);
@@ -85,7 +93,10 @@ export async function receiveUpload(ctx: ArchiveContext, imp: ImportDoc, body: R
 }
 
 /** The upload is complete: queue its job. */
-export async function queueImport(ctx: ArchiveContext, imp: ImportDoc): Promise<{ id: string; status: 'queued' }> {
+export async function queueImport(
+  ctx: ArchiveContext,
+  imp: ImportDoc,
+): Promise<{ id: string; status: 'queued' }> {
   await ctx.store.updateImport(imp._id, { status: 'queued', updatedAt: ctx.clock.now() });
   await enqueueJob(ctx.jobs, importRunJob, { importId: imp._id }, { key: `import:${imp._id}` });
   return { id: importName(imp._id), status: 'queued' };
@@ -117,8 +128,7 @@ export async function importStatus(
   const m = /^imp-([1-9]\d{0,14})$/.exec(idText);
   const imp = m ? await ctx.store.importById(Number(m[1])) : null;
   if (!imp || imp.siteId !== siteId || imp.userId !== userId) throw notFound(NO_SUCH_IMPORT);
-  const status =
-    imp.status === 'receiving' ? 'queued' : imp.status === 'committing' ? 'running' : imp.status;
+  const status = imp.status === 'receiving' ? 'queued' : imp.status === 'committing' ? 'running' : imp.status;
   return { id: importName(imp._id), status, imported: imp.imported, skipped: imp.skipped, error: imp.error };
 }
 

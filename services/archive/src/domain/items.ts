@@ -101,7 +101,9 @@ export function textToHtml(plain: string): string {
 }
 
 const BLOCKS = new Set(
-  'p div li h1 h2 h3 h4 h5 h6 blockquote pre tr dt dd figure figcaption details summary table ul ol hr'.split(' '),
+  'p div li h1 h2 h3 h4 h5 h6 blockquote pre tr dt dd figure figcaption details summary table ul ol hr'.split(
+    ' ',
+  ),
 );
 
 /** The text of sanitised HTML (entities decoded, blocks on their own lines) and its first image. */

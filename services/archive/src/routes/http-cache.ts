@@ -19,7 +19,11 @@ function matchesIfNoneMatch(header: string, etag: string): boolean {
 }
 
 /** Sets the validators and answers the body, or undefined after setting 304. */
-export async function answer<T>(request: FastifyRequest, reply: FastifyReply, view: View<T>): Promise<T | undefined> {
+export async function answer<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: View<T>,
+): Promise<T | undefined> {
   reply.header('etag', view.etag);
   reply.header('cache-control', 'public, max-age=300');
   const ifNoneMatch = request.headers['if-none-match'];

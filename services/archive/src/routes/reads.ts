@@ -55,7 +55,8 @@ export function registerReadRoutes(scope: FastifyInstance, ctx: ArchiveContext):
     url: '/imported/archive/:site_id/years.json',
     params: siteParam,
     response: { 200: yearsSchema },
-    handler: async ({ params, request, reply }) => answer(request, reply, await yearsView(ctx, params.site_id)),
+    handler: async ({ params, request, reply }) =>
+      answer(request, reply, await yearsView(ctx, params.site_id)),
   });
 
   defineRoute(scope, {

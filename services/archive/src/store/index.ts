@@ -72,7 +72,10 @@ export class ArchiveStore {
   async replacePost(doc: PostDoc): Promise<void> {
     const { _id, ...rest } = doc;
     const unset = unsetOf(doc);
-    await this.posts.updateOne({ _id }, Object.keys(unset).length > 0 ? { $set: rest, $unset: unset } : { $set: rest });
+    await this.posts.updateOne(
+      { _id },
+      Object.keys(unset).length > 0 ? { $set: rest, $unset: unset } : { $set: rest },
+    );
   }
 
   /** Posts of the site created by imports that never completed (newer than the visible version). */
@@ -112,7 +115,17 @@ export class ArchiveStore {
   async startImport(
     doc: Pick<
       ImportDoc,
-      'siteId' | 'userId' | 'kind' | 'status' | 'imported' | 'skipped' | 'error' | 'siteTitle' | 'siteUrl' | 'createdAt' | 'updatedAt'
+      | 'siteId'
+      | 'userId'
+      | 'kind'
+      | 'status'
+      | 'imported'
+      | 'skipped'
+      | 'error'
+      | 'siteTitle'
+      | 'siteUrl'
+      | 'createdAt'
+      | 'updatedAt'
     >,
   ): Promise<ImportDoc | null> {
     const _id = await nextId(this.store, 'imports');
@@ -143,7 +156,10 @@ export class ArchiveStore {
   async failAbandonedUploads(siteId: number, before: Date, now: Date): Promise<void> {
     await this.imports.updateMany(
       { activeSite: siteId, status: 'receiving', updatedAt: { $lt: before } },
-      { $set: { status: 'failed', error: 'The upload was interrupted.', updatedAt: now }, $unset: { activeSite: '' } },
+      {
+        $set: { status: 'failed', error: 'The upload was interrupted.', updatedAt: now },
+        $unset: { activeSite: '' },
+      },
     );
   }
 }

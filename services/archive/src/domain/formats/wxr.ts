@@ -26,7 +26,9 @@ function decoderFor(head: Uint8Array): TextDecoder {
   if (['iso-8859-1', 'latin1', 'iso_8859-1', 'windows-1252', 'cp1252', 'us-ascii', 'ascii'].includes(name)) {
     return new TextDecoder('windows-1252');
   }
-  throw new ImportError(`The WXR file declares the encoding ${declared}; only UTF-8 and ISO-8859-1 are read.`);
+  throw new ImportError(
+    `The WXR file declares the encoding ${declared}; only UTF-8 and ISO-8859-1 are read.`,
+  );
 }
 
 interface ItemState {
@@ -64,10 +66,13 @@ export async function* parseWxr(chunks: AsyncIterable<Uint8Array>): AsyncGenerat
     throw new ImportError('The WXR file is refused: it has a DOCTYPE (no entities are expanded).');
   });
   parser.on('error', (err) => {
-    throw err instanceof ImportError ? err : new ImportError(`The WXR file is not well-formed XML: ${err.message}`);
+    throw err instanceof ImportError
+      ? err
+      : new ImportError(`The WXR file is not well-formed XML: ${err.message}`);
   });
   parser.on('opentag', (tag) => {
-    if (++depth > MAX_WXR_DEPTH) throw new ImportError(`The WXR file nests deeper than ${MAX_WXR_DEPTH} elements.`);
+    if (++depth > MAX_WXR_DEPTH)
+      throw new ImportError(`The WXR file nests deeper than ${MAX_WXR_DEPTH} elements.`);
     root ??= tag.name;
     if (tag.name === 'item' && item === null) {
       item = { fields: new Map(), tags: [], oversize: false };

@@ -27,7 +27,8 @@ function open(bytes: Buffer): Promise<yauzl.ZipFile> {
     yauzl.fromBuffer(
       bytes,
       { lazyEntries: true, decodeStrings: false, validateEntrySizes: true },
-      (err, zipfile) => (err ? reject(new ImportError(`Not a readable ZIP: ${err.message}`)) : resolve(zipfile)),
+      (err, zipfile) =>
+        err ? reject(new ImportError(`Not a readable ZIP: ${err.message}`)) : resolve(zipfile),
     );
   });
 }
@@ -43,10 +44,13 @@ function unsafePath(name: string): string | null {
 
 function check(entry: yauzl.Entry, name: string, total: { bytes: number }): void {
   const why = unsafePath(name);
-  if (why) throw new ImportError(`The ZIP is refused: entry ${JSON.stringify(name.slice(0, 200))} has ${why}.`);
+  if (why)
+    throw new ImportError(`The ZIP is refused: entry ${JSON.stringify(name.slice(0, 200))} has ${why}.`);
   const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
-  if (mode === 0o120000) throw new ImportError(`The ZIP is refused: entry ${JSON.stringify(name)} is a symbolic link.`);
-  if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw new ImportError('The ZIP is refused: it is encrypted.');
+  if (mode === 0o120000)
+    throw new ImportError(`The ZIP is refused: entry ${JSON.stringify(name)} is a symbolic link.`);
+  if ((entry.generalPurposeBitFlag & 0x1) !== 0)
+    throw new ImportError('The ZIP is refused: it is encrypted.');
   const size = entry.uncompressedSize;
   if (size > 0 && (entry.compressedSize === 0 || size / entry.compressedSize > ZIP_LIMITS.ratio)) {
     throw new ImportError(
@@ -55,7 +59,9 @@ function check(entry: yauzl.Entry, name: string, total: { bytes: number }): void
   }
   total.bytes += size;
   if (total.bytes > ZIP_LIMITS.totalBytes) {
-    throw new ImportError(`The ZIP is refused: it expands to more than ${ZIP_LIMITS.totalBytes / 1024 / 1024} MiB.`);
+    throw new ImportError(
+      `The ZIP is refused: it expands to more than ${ZIP_LIMITS.totalBytes / 1024 / 1024} MiB.`,
+    );
   }
 }
 
@@ -75,7 +81,8 @@ function listEntries(zipfile: yauzl.ZipFile): Promise<Listed[]> {
     zipfile.on('entry', (entry: yauzl.Entry) => {
       const raw = entry.fileName as unknown as Buffer;
       // Bit 11: the name is UTF-8; otherwise CP437, whose ASCII part (all the checks need) is the same.
-      const name = (entry.generalPurposeBitFlag & 0x800) !== 0 ? raw.toString('utf8') : raw.toString('latin1');
+      const name =
+        (entry.generalPurposeBitFlag & 0x800) !== 0 ? raw.toString('utf8') : raw.toString('latin1');
       try {
         check(entry, name, total);
       } catch (err) {
