@@ -9,6 +9,7 @@ import { MAX_ITEM_CONTENT, type RawItem } from '../items.js';
 import { ImportError } from './errors.js';
 
 export const MAX_WXR_DEPTH = 32;
+const SLICE = 64 * 1024;
 
 export type Parsed = { item: RawItem } | { skipped: string };
 
@@ -121,21 +122,32 @@ export async function* parseWxr(chunks: AsyncIterable<Uint8Array>): AsyncGenerat
   try {
     for await (const chunk of chunks) {
       decoder ??= decoderFor(chunk);
-      parser.write(decoder.decode(chunk, { stream: true }));
-      if (out.length > 0) {
-        yield out;
-        out = [];
+      const text = decode(decoder, chunk);
+      // In slices, so items reach the store while a large chunk is still being parsed.
+      for (let at = 0; at < text.length; at += SLICE) {
+        parser.write(text.slice(at, at + SLICE));
+        if (out.length > 0) {
+          yield out;
+          out = [];
+        }
       }
     }
-    if (decoder) parser.write(decoder.decode());
+    if (decoder) parser.write(decode(decoder));
     parser.close();
   } catch (err) {
     if (err instanceof ImportError) throw err;
-    if (err instanceof TypeError) throw new ImportError('The WXR file is not valid UTF-8.');
     throw new ImportError(`The WXR file is not well-formed XML: ${(err as Error).message}`);
   }
   if (root !== 'rss') throw new ImportError('Not a WordPress export (the root element is not rss).');
   if (out.length > 0) yield out;
+}
+
+function decode(decoder: TextDecoder, chunk?: Uint8Array): string {
+  try {
+    return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+  } catch {
+    throw new ImportError('The WXR file is not valid UTF-8.');
+  }
 }
 
 function finish(item: ItemState): Parsed {
