@@ -2,11 +2,13 @@
 // number of sites whose search model a process keeps in memory. services/archive/README.md
 // describes each variable.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { adminTokenVar, baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
 
 export const archiveConfigSchema = z.object({
   ...baseConfigShape,
   ...serviceConfigShape('archive'),
+  /** Operator token (shared with identity): `murmur archive import` may import into any site. Unset: owners only. */
+  MURMUR_ADMIN_TOKEN: adminTokenVar().optional(),
   /** Largest import body in bytes (docs/security.md: 100 MiB). */
   ARCHIVE_IMPORT_MAX_BYTES: envVar.int({ min: 1024, max: 100 * 1024 * 1024 }).default(100 * 1024 * 1024),
   /** Sites whose read model (post order, search terms, months) one process keeps in memory. */

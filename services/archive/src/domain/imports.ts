@@ -26,7 +26,7 @@ import { parseJsonFeed } from './formats/jsonfeed.js';
 import { parseWxr, type Parsed } from './formats/wxr.js';
 import { parseBlogZip } from './formats/zip.js';
 import { toPost, type RawItem } from './items.js';
-import { ownedSite } from './sites.js';
+import { ownedSite, type Caller } from './sites.js';
 
 /** Media types an import accepts, and the format each means. Anything else → 415. */
 export const IMPORT_MEDIA_TYPES: Readonly<Record<string, ImportKind>> = {
@@ -50,14 +50,14 @@ export const importName = (id: number) => `imp-${id}`;
 /** Checks the caller owns the site and claims the site for a new import (409 while one runs). */
 export async function beginImport(
   ctx: ArchiveContext,
-  input: { siteId: number; userId: number; kind: ImportKind; headers: BusHeaders },
+  input: { siteId: number; caller: Caller; kind: ImportKind; headers: BusHeaders },
 ): Promise<ImportDoc> {
-  const site = await ownedSite(ctx, input.siteId, input.userId, input.headers);
+  const site = await ownedSite(ctx, input.siteId, input.caller, input.headers);
   const now = ctx.clock.now();
   await ctx.store.failAbandonedUploads(input.siteId, new Date(now.getTime() - ABANDONED_AFTER_MS), now);
   const started = await ctx.store.startImport({
     siteId: input.siteId,
-    userId: input.userId,
+    userId: site.userId,
     kind: input.kind,
     status: 'receiving',
     imported: 0,
@@ -118,16 +118,17 @@ export interface ImportView {
   error: string | null;
 }
 
-/** An import of the caller's site (another user's, or another site's, is not found). */
+/** An import of the caller's site (another user's, or another site's, is not found); any for the operator. */
 export async function importStatus(
   ctx: ArchiveContext,
   siteId: number,
-  userId: number,
+  caller: Caller,
   idText: string,
 ): Promise<ImportView> {
   const m = /^imp-([1-9]\d{0,14})$/.exec(idText);
   const imp = m ? await ctx.store.importById(Number(m[1])) : null;
-  if (!imp || imp.siteId !== siteId || imp.userId !== userId) throw notFound(NO_SUCH_IMPORT);
+  const allowed = 'operator' in caller || imp?.userId === caller.userId;
+  if (!imp || imp.siteId !== siteId || !allowed) throw notFound(NO_SUCH_IMPORT);
   const status = imp.status === 'receiving' ? 'queued' : imp.status === 'committing' ? 'running' : imp.status;
   return { id: importName(imp._id), status, imported: imp.imported, skipped: imp.skipped, error: imp.error };
 }

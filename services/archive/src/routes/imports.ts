@@ -1,23 +1,30 @@
-// Imports (docs/api/archive.md "Importing"): POST …/import and GET …/import/{id}, owner only. This
-// group has its own scope for its body handling: instead of the platform's parsers, the body of an
-// accepted media type is streamed into the blob store as it arrives (up to 100 MiB), never buffered.
-// Everything that can refuse the upload — token (401, by the platform), media type (415), declared
-// length (413), ownership (404), a running import (409) — is checked before a byte of it is read.
+// Imports (docs/api/archive.md "Importing"): POST …/import and GET …/import/{id}, for the site's owner
+// (a Bearer token, verified by the platform's Authenticator) or the operator (`murmur archive import`,
+// Bearer $MURMUR_ADMIN_TOKEN). This group has its own scope for two reasons: that choice of
+// credentials, made in onRequest before anything else; and its body handling — instead of the
+// platform's parsers, the body of an accepted media type is streamed into the blob store as it
+// arrives (up to 100 MiB), never buffered. Everything that can refuse the upload — credentials
+// (401), media type (415), declared length (413), ownership (404), a running import (409) — is
+// checked before a byte of it is read.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
-  authOf,
+  authenticatorOf,
   badRequest,
+  bearerToken,
   busHeaders,
   defineRoute,
   mediaType,
   notFound,
   payloadTooLarge,
+  sha256Hex,
+  timingSafeEqualHex,
   unsupportedMediaType,
   zParam,
 } from '@murmur/platform';
 import type { ArchiveContext } from '../domain/context.js';
+import type { Caller } from '../domain/sites.js';
 import {
   abandonUpload,
   beginImport,
@@ -34,6 +41,14 @@ const UNSUPPORTED =
 
 export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext): void {
   const maxBytes = ctx.config.ARCHIVE_IMPORT_MAX_BYTES;
+  const adminHash =
+    ctx.config.MURMUR_ADMIN_TOKEN === undefined ? undefined : sha256Hex(ctx.config.MURMUR_ADMIN_TOKEN);
+  const callers = new WeakMap<FastifyRequest, Caller>();
+  const callerOf = (request: FastifyRequest): Caller => {
+    const caller = callers.get(request);
+    if (!caller) throw authenticatorOf(scope).missingToken();
+    return caller;
+  };
   const claimed = new WeakMap<FastifyRequest, ImportDoc>();
   const received = new WeakSet<FastifyRequest>();
 
@@ -50,11 +65,22 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext
     );
   });
 
-  // Runs after the route's authentication (onRequest) and before the body is read.
+  scope.addHook('onRequest', async (request) => {
+    const given = bearerToken(request.headers.authorization);
+    if (adminHash !== undefined && given !== undefined && timingSafeEqualHex(sha256Hex(given), adminHash)) {
+      callers.set(request, { operator: true });
+      return;
+    }
+    const auth = await authenticatorOf(scope).fromHeader(request);
+    if (!auth) throw authenticatorOf(scope).missingToken();
+    callers.set(request, { userId: auth.userId });
+  });
+
+  // Runs after authentication (onRequest) and before the body is read.
   scope.addHook('preParsing', async (request, _reply, payload) => {
-    const auth = authOf(request);
+    const caller = callers.get(request);
     const siteText = (request.params as { site_id?: string }).site_id ?? '';
-    if (request.method !== 'POST' || !auth) return payload;
+    if (request.method !== 'POST' || !caller) return payload;
     const kind = IMPORT_MEDIA_TYPES[mediaType(request.headers['content-type'])];
     if (!kind) throw unsupportedMediaType(UNSUPPORTED);
     const declared = Number(request.headers['content-length'] ?? 0);
@@ -62,7 +88,7 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext
     if (!/^[1-9]\d{0,14}$/.test(siteText)) throw notFound('Not found.');
     const imp = await beginImport(ctx, {
       siteId: Number(siteText),
-      userId: auth.userId,
+      caller,
       kind,
       headers: busHeaders(request),
     });
@@ -82,7 +108,6 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext
     method: 'POST',
     url: '/imported/archive/:site_id/import',
     params: z.object({ site_id: zParam.id() }),
-    auth: 'required',
     xml: true,
     bodyLimit: maxBytes,
     timeoutMs: 300_000,
@@ -99,8 +124,7 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext
     method: 'GET',
     url: '/imported/archive/:site_id/import/:id',
     params: z.object({ site_id: zParam.id(), id: z.string() }),
-    auth: 'required',
     response: { 200: importSchema },
-    handler: ({ params, auth }) => importStatus(ctx, params.site_id, auth.userId, params.id),
+    handler: ({ params, request }) => importStatus(ctx, params.site_id, callerOf(request), params.id),
   });
 }
