@@ -177,11 +177,20 @@ async function parseAndStore(ctx: ArchiveContext, imp: ImportDoc): Promise<void>
 
   const target = { siteId: imp.siteId, siteUrl: imp.siteUrl, importId: imp._id, nowMs: ctx.clock.nowMs() };
   let batch = new Map<string, PostDoc>();
+  // One batch is written while the next is prepared (sanitising is CPU, writing waits on the disk).
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
+    await writing;
     if (batch.size === 0) return;
-    await storeBatch(ctx, imp, [...batch.values()]);
+    const posts = [...batch.values()];
+    const progress = { imported, skipped };
     batch = new Map();
-    await ctx.store.updateImport(imp._id, { imported, skipped, updatedAt: ctx.clock.now() });
+    writing = (async () => {
+      await storeBatch(ctx, imp, posts);
+      await ctx.store.updateImport(imp._id, { ...progress, updatedAt: ctx.clock.now() });
+    })();
+    // A failed write is rethrown by the next flush; until then it must not count as unhandled.
+    writing.catch(() => undefined);
   };
   for await (const parsed of itemsOf(ctx, imp)) {
     for (const entry of parsed) {
@@ -199,6 +208,8 @@ async function parseAndStore(ctx: ArchiveContext, imp: ImportDoc): Promise<void>
     await new Promise((resolve) => setImmediate(resolve));
   }
   await flush();
+  await writing;
+  await ctx.store.updateImport(imp._id, { imported, skipped, updatedAt: ctx.clock.now() });
 }
 
 /** New posts are inserted hidden; posts this import already stored are replaced; visible ones staged. */
@@ -237,6 +248,14 @@ async function commit(ctx: ArchiveContext, imp: ImportDoc): Promise<void> {
   await ctx.store.finishImport(imp._id, { status: 'complete', error: null, updatedAt: now });
   await ctx.store.dropStaged(imp._id);
   await ctx.blobs.delete(blobKey(imp._id));
+  // Build this process's read model now rather than on the first read (other replicas build theirs
+  // on their first read of the new version).
+  const archive = await ctx.store.archiveOf(imp.siteId);
+  if (archive) {
+    ctx.indexes.indexOf(ctx, archive).catch((err: unknown) => {
+      ctx.logger.warn({ err, siteId: imp.siteId }, 'archive read model not built after the import');
+    });
+  }
 }
 
 async function fail(ctx: ArchiveContext, imp: ImportDoc, message: string): Promise<void> {
