@@ -41,7 +41,9 @@ export const IMPORT_MEDIA_TYPES: Readonly<Record<string, ImportKind>> = {
 export const ALREADY_RUNNING = 'An import is already running.';
 export const NO_SUCH_IMPORT = 'No such import.';
 /** An upload still `receiving` after this long belongs to a request that died with its process. */
-const ABANDONED_AFTER_MS = 10 * 60_000;
+const UPLOAD_ABANDONED_AFTER_MS = 10 * 60_000;
+/** A running import records progress every batch; one silent this long died on its job's last attempt. */
+const RUN_ABANDONED_AFTER_MS = 60 * 60_000;
 const BATCH = 500;
 
 const blobKey = (id: number) => `imports/${id}`;
@@ -54,7 +56,12 @@ export async function beginImport(
 ): Promise<ImportDoc> {
   const site = await ownedSite(ctx, input.siteId, input.caller, input.headers);
   const now = ctx.clock.now();
-  await ctx.store.failAbandonedUploads(input.siteId, new Date(now.getTime() - ABANDONED_AFTER_MS), now);
+  await ctx.store.failAbandoned(
+    input.siteId,
+    new Date(now.getTime() - UPLOAD_ABANDONED_AFTER_MS),
+    new Date(now.getTime() - RUN_ABANDONED_AFTER_MS),
+    now,
+  );
   const started = await ctx.store.startImport({
     siteId: input.siteId,
     userId: site.userId,
@@ -170,7 +177,7 @@ async function parseAndStore(ctx: ArchiveContext, imp: ImportDoc): Promise<void>
   const archive = await ctx.store.archiveOf(imp.siteId);
   // Leftovers of imports that never completed (this one's earlier attempt included).
   await ctx.store.deleteHiddenPosts(imp.siteId, archive?.version ?? 0);
-  await ctx.store.dropStaged(imp._id);
+  await ctx.store.dropStagedOfSite(imp.siteId);
   let imported = 0;
   let skipped = 0;
   await ctx.store.updateImport(imp._id, { status: 'running', imported, skipped, updatedAt: ctx.clock.now() });
@@ -230,6 +237,9 @@ async function storeBatch(ctx: ArchiveContext, imp: ImportDoc, posts: PostDoc[])
 }
 
 async function commit(ctx: ArchiveContext, imp: ImportDoc): Promise<void> {
+  const current = await ctx.store.importById(imp._id);
+  // Declared abandoned meanwhile (failAbandoned): its site may already hold a newer import.
+  if (current?.status === 'failed') return;
   await ctx.store.updateImport(imp._id, { status: 'committing', updatedAt: ctx.clock.now() });
   for (let skip = 0; ; skip += BATCH) {
     const staged = await ctx.store.stagedBatch(imp._id, BATCH, skip);

@@ -46,6 +46,7 @@ export interface StagedDoc {
   /** `{importId}:{itemId}` */
   _id: string;
   importId: number;
+  siteId: number;
   post: PostDoc;
   [key: string]: unknown;
 }

@@ -28,6 +28,7 @@ export class ArchiveStore {
       // Loading a site's visible posts, and deleting a failed import's hidden ones.
       this.posts.createIndex({ siteId: 1, visibleFrom: 1 }),
       this.staged.createIndex({ importId: 1 }),
+      this.staged.createIndex({ siteId: 1 }),
       // One import per site at a time, whatever the number of replicas.
       this.imports.createIndex({ activeSite: 1 }, { unique: true, sparse: true }),
     ]);
@@ -91,7 +92,7 @@ export class ArchiveStore {
       posts.map((post) =>
         this.staged.updateOne(
           { _id: `${importId}:${post.itemId}` },
-          { $set: { importId, post } },
+          { $set: { importId, siteId: post.siteId, post } },
           { upsert: true },
         ),
       ),
@@ -104,6 +105,11 @@ export class ArchiveStore {
 
   async dropStaged(importId: number): Promise<void> {
     await this.staged.deleteMany({ importId });
+  }
+
+  /** Staged changes of every import of the site (at the start of an import: all belong to dead ones). */
+  async dropStagedOfSite(siteId: number): Promise<void> {
+    await this.staged.deleteMany({ siteId });
   }
 
   // ---- imports ----------------------------------------------------------------------------------
@@ -152,12 +158,26 @@ export class ArchiveStore {
     await this.imports.updateOne({ _id: id }, { $set: set, $unset: { activeSite: '' } });
   }
 
-  /** Frees a site held by an upload that never finished (its process died mid-request). */
-  async failAbandonedUploads(siteId: number, before: Date, now: Date): Promise<void> {
+  /**
+   * Frees a site held by an import whose process died: an upload still `receiving` since `uploadBefore`,
+   * or a job `running` or `committing` without progress since `runBefore` (a lease lost on its last
+   * attempt leaves the job dead and the import as it was).
+   */
+  async failAbandoned(siteId: number, uploadBefore: Date, runBefore: Date, now: Date): Promise<void> {
     await this.imports.updateMany(
-      { activeSite: siteId, status: 'receiving', updatedAt: { $lt: before } },
       {
-        $set: { status: 'failed', error: 'The upload was interrupted.', updatedAt: now },
+        activeSite: siteId,
+        $or: [
+          { status: 'receiving', updatedAt: { $lt: uploadBefore } },
+          { status: { $in: ['running', 'committing'] }, updatedAt: { $lt: runBefore } },
+        ],
+      },
+      {
+        $set: {
+          status: 'failed',
+          error: 'The import was interrupted; import the file again.',
+          updatedAt: now,
+        },
         $unset: { activeSite: '' },
       },
     );
