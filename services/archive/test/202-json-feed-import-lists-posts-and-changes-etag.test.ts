@@ -77,3 +77,19 @@ it('imports a version 1 export with numeric ids as string ids, and items with on
   const ada1 = await h.feed(`/imported/archive/${ada.siteId}/recent.json?offset=25`);
   expect(ada1.items).toHaveLength(5);
 });
+
+it('counts an id repeated in one file once, the later item winning, even across batches of 500', async () => {
+  const carol = await h.createUser('carol');
+  const items = Array.from({ length: 1200 }, (_, i) => ({
+    id: `d${i % 550}`,
+    content_text: `version ${i}`,
+    date_published: new Date(Date.UTC(2020, 0, 1) + (i % 550) * 60_000).toISOString(),
+  }));
+  const state = await h.importFile(carol, jsonFeed(items), 'application/json');
+  expect(state).toMatchObject({ status: 'complete', imported: 550, skipped: 0 });
+  const top = await h.feed(`/imported/archive/${carol.siteId}/recent.json`);
+  expect(top.items[0]).toMatchObject({ id: 'd549', content_text: 'version 1099' });
+  const last = await h.feed(`/imported/archive/${carol.siteId}/recent.json?offset=525`);
+  expect(last.items.at(-1)).toMatchObject({ id: 'd0', content_text: 'version 1100' });
+  expect(last.next_url).toBeUndefined();
+});

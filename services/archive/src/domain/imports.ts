@@ -199,22 +199,31 @@ async function parseAndStore(ctx: ArchiveContext, imp: ImportDoc): Promise<void>
     // A failed write is rethrown by the next flush; until then it must not count as unhandled.
     writing.catch(() => undefined);
   };
-  for await (const parsed of itemsOf(ctx, imp)) {
-    for (const entry of parsed) {
-      const post = 'item' in entry ? toPost(entry.item, target) : { skip: entry.skipped };
-      if ('skip' in post) {
-        skipped++;
-        continue;
+  const seen = new Set<string>();
+  try {
+    for await (const parsed of itemsOf(ctx, imp)) {
+      for (const entry of parsed) {
+        const post = 'item' in entry ? toPost(entry.item, target) : { skip: entry.skipped };
+        if ('skip' in post) {
+          skipped++;
+          continue;
+        }
+        // The same id twice in one file: the later item wins, and it counts once.
+        if (!seen.has(post._id)) {
+          seen.add(post._id);
+          imported++;
+        }
+        batch.set(post._id, post);
+        if (batch.size >= BATCH) await flush();
       }
-      // The same id twice in one file: the later item wins (it is counted once).
-      if (!batch.has(post._id)) imported++;
-      batch.set(post._id, post);
-      if (batch.size >= BATCH) await flush();
+      // A parse of a large document gives the event loop back between batches.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    // A parse of a large document gives the event loop back between batches.
-    await new Promise((resolve) => setImmediate(resolve));
+    await flush();
+  } finally {
+    // Whatever happened, no write of this import is still under way when it is failed or committed.
+    await writing.catch(() => undefined);
   }
-  await flush();
   await writing;
   await ctx.store.updateImport(imp._id, { imported, skipped, updatedAt: ctx.clock.now() });
 }

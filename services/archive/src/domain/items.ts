@@ -175,7 +175,7 @@ export function toPost(raw: RawItem, target: ItemTarget): PostDoc | { skip: stri
     ...(modified === undefined ? {} : { modifiedMs: modified }),
     tags,
     ...(image ? { image } : {}),
-    terms: postTerms(title, tags, contentText),
+    terms: postTerms(title, tags, contentText).join(' '),
     visibleFrom: target.importId,
   };
 }

@@ -35,7 +35,8 @@ export class SiteIndex {
     const postings = new Map<string, number[]>();
     const months = new Map<number, number[]>();
     keys.forEach((key, ordinal) => {
-      for (const term of key.terms) {
+      for (const term of key.terms.split(' ')) {
+        if (term === '') continue;
         let list = postings.get(term);
         if (!list) postings.set(term, (list = []));
         list.push(ordinal);

@@ -31,8 +31,12 @@ export interface PostDoc {
   modifiedMs?: number;
   tags: string[];
   image?: string;
-  /** Folded search terms of title, text and tags (domain/terms.ts), each once. */
-  terms: string[];
+  /**
+   * The folded search terms of title, tags and text (domain/terms.ts), each once, joined by single
+   * spaces (a term never contains one): one string is far cheaper to store, copy and load than an
+   * array of hundreds, and reads never query it — they split it once per site version.
+   */
+  terms: string;
   /**
    * Id of the import that created the post: hidden until that import completes (a failed import's
    * new posts are never seen and are deleted when the next import of the site starts).
