@@ -27,18 +27,21 @@ function foldWhole(text: string): string[] {
 const CACHE_SIZE = 50_000;
 const cache = new Map<string, string[]>();
 
+function foldWord(word: string): string[] {
+  let terms = cache.get(word);
+  if (terms === undefined) {
+    terms = foldWhole(word);
+    if (cache.size >= CACHE_SIZE) cache.clear();
+    if (word.length <= MAX_TERM_LENGTH) cache.set(word, terms);
+  }
+  return terms;
+}
+
 /** The folded terms of `text`, in order, repeats kept. */
 export function foldTerms(text: string): string[] {
   const out: string[] = [];
   for (const word of text.split(WHITESPACE)) {
-    if (word === '') continue;
-    let terms = cache.get(word);
-    if (terms === undefined) {
-      terms = foldWhole(word);
-      if (cache.size >= CACHE_SIZE) cache.clear();
-      if (word.length <= MAX_TERM_LENGTH) cache.set(word, terms);
-    }
-    for (const term of terms) out.push(term);
+    if (word !== '') for (const term of foldWord(word)) out.push(term);
   }
   return out;
 }
@@ -48,14 +51,19 @@ export function foldTermsDirectly(text: string): string[] {
   return foldWhole(text);
 }
 
-/** The distinct terms of a post's title, tags and text. */
+/** The distinct terms of a post's title, tags and text (the first MAX_TERMS_PER_POST of them). */
 export function postTerms(title: string, tags: string[], text: string): string[] {
   const seen = new Set<string>();
-  for (const source of [title, ...tags, text]) {
-    for (const term of foldTerms(source)) {
-      if (seen.size >= MAX_TERMS_PER_POST) return [...seen];
-      seen.add(term);
+  const add = (source: string): boolean => {
+    for (const word of source.split(WHITESPACE)) {
+      if (word === '') continue;
+      for (const term of foldWord(word)) {
+        seen.add(term);
+        if (seen.size >= MAX_TERMS_PER_POST) return false;
+      }
     }
-  }
+    return true;
+  };
+  if (add(title) && tags.every(add)) add(text);
   return [...seen];
 }
