@@ -1,4 +1,4 @@
-// Bad parameters → 400 with the reference's messages; a site without an archive → 404 on all four
+// Bad parameters → 400 with the messages of docs/api/archive.md; a site without an archive → 404 on all four
 // reads; a site id that is not an integer is no route (404).
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { dailyPosts, jsonFeed } from './fixtures.js';

@@ -60,7 +60,7 @@ export function parseOffset(raw: unknown): number {
   return Math.min(Number(value), Number.MAX_SAFE_INTEGER);
 }
 
-/** Parses `q` into its folded terms, refusing what the reference refuses. */
+/** Parses `q` into its folded terms, refusing what docs/api/archive.md refuses. */
 export function parseQuery(raw: unknown): { q: string; terms: string[] } {
   const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   if (typeof value !== 'string' || value.trim() === '') throw badRequest('q is required', 'q');

@@ -1,5 +1,5 @@
 // The public reads of an archive (docs/api/archive.md): recent.json, search.json, years.json and
-// {year}/{month}.json. Parameters are checked here with the reference's own messages; a `site_id`
+// {year}/{month}.json. Parameters are checked here with the messages of docs/api/archive.md; a `site_id`
 // that is not an integer is no route (404).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
