@@ -256,6 +256,27 @@ async function main() {
       SAMPLES,
       async () => (await get(server, `${base}/2016/5.json`)).ms,
     );
+    log('the same requests in the archive process (app.inject: no sockets, no gateway):');
+    const injected = async (label, urls) => {
+      const result = stats(await server.ask({ inject: [...urls.slice(0, 30), ...urls] }, 'injected'));
+      log(`  ${label}: p50 ${result.p50} ms, p95 ${result.p95} ms (n=${result.n}, max ${result.max} ms)`);
+      return result;
+    };
+    const times = (n, make) => Array.from({ length: n }, (_, i) => make(i));
+    results.inProcess = {
+      searchOneTerm: await injected(
+        'search.json, one term',
+        times(SAMPLES, (i) => `${base}/search.json?q=${encodeURIComponent(one[i % one.length])}`),
+      ),
+      searchThreeTerms: await injected(
+        'search.json, three terms',
+        times(SAMPLES, (i) => `${base}/search.json?q=${encodeURIComponent(three[i % three.length])}`),
+      ),
+      recentDeep: await injected(
+        `recent.json?offset=${deep}`,
+        times(SAMPLES, () => `${base}/recent.json?offset=${deep}`),
+      ),
+    };
     const memory = await server.ask('memory', 'memory');
     results.rssMiB = mib(memory.rss);
     results.liveHeapMiB = mib(memory.liveHeap);

@@ -5,6 +5,7 @@
 // gateway's URL, a user's token and site over IPC, and answers `memory` and `stop`.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,6 +83,18 @@ process.on('message', async (message) => {
     const rss = process.memoryUsage().rss;
     globalThis.gc?.();
     process.send({ memory: { rss, liveHeap: process.memoryUsage().heapUsed } });
+  }
+  if (message && typeof message === 'object' && 'inject' in message) {
+    // The same requests answered by the archive app in-process (no sockets, no gateway): what the
+    // service itself costs, apart from the machine's network stack and the proxy.
+    const samples = [];
+    for (const [i, url] of message.inject.entries()) {
+      const started = performance.now();
+      const res = await archive.app.inject({ method: 'GET', url });
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+      if (i >= 30) samples.push(performance.now() - started);
+    }
+    process.send({ injected: samples });
   }
   if (message === 'stop') {
     await gateway.close();
