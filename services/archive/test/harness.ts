@@ -74,6 +74,8 @@ export interface Harness {
   upload(who: Account, body: string | Buffer, contentType: string, siteId?: number): Promise<WireResponse>;
   /** Uploads, expects 202, and waits until the import has ended; returns its last state. */
   importFile(who: Account, body: string | Buffer, contentType: string): Promise<ImportState>;
+  /** Starts another archive process on the same store, bus and blob store (a second replica). */
+  replica(): Promise<RunningService<ArchiveConfig>>;
   /** Polls GET …/import/{id} until complete or failed. */
   waitImport(who: Account, id: string, siteId?: number): Promise<ImportState>;
   /** GET of an archive feed: expects 200 and a valid JSON Feed 1.1. */
@@ -84,6 +86,8 @@ export interface Harness {
 export interface HarnessOptions {
   gateway?: boolean;
   env?: Record<string, string>;
+  /** Blob store of the archive (a named `memory:` one can be shared with a second replica). */
+  blobUrl?: string;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -122,7 +126,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   const identity = await start(createIdentityService(), 'identity');
   const publishing = await start(createPublishingService({ jobPollIntervalMs: 100 }), 'publishing');
-  const archive = await start(createArchiveService({ jobPollIntervalMs: 20 }), 'archive', options.env);
+  const archiveDef = () =>
+    createArchiveService({ jobPollIntervalMs: 20, ...(options.blobUrl ? { blobUrl: options.blobUrl } : {}) });
+  const archive = await start(archiveDef(), 'archive', options.env);
+  const archiveStore = stores[stores.length - 1]!;
 
   let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
   if (useGateway) {
@@ -150,8 +157,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const harness: Harness = {
     url,
     archive: archive as RunningService<ArchiveConfig>,
-    store: stores[stores.length - 1]!,
+    store: archiveStore,
     bus,
+    async replica() {
+      const svc = await startService(archiveDef(), {
+        env: { ...baseEnv, ...options.env },
+        store: archiveStore,
+        bus,
+        logger,
+        port: 0,
+        host: '127.0.0.1',
+      });
+      running.push(svc as RunningService<unknown>);
+      return svc;
+    },
     async createUser(username) {
       const res = await sendOverWire(identity.url, {
         method: 'POST',
