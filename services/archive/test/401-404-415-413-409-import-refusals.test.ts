@@ -126,6 +126,16 @@ it('answers 409 while another import of the site is under way, and accepts one a
   await h.waitImport(bob, next.json().id);
 });
 
+it('answers 400 to an import without a body, and frees the site', async () => {
+  const res = await h.request('POST', `/imported/archive/${ada.siteId}/import`, {
+    token: ada.token,
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(res.statusCode).toBe(400);
+  expect(res.json()).toEqual({ error: 'The import needs a body.' });
+  expect((await h.upload(ada, feed, 'application/json')).statusCode).toBe(202);
+});
+
 it("answers 404 for an import status of another user's or another site's import, or a bad id", async () => {
   const res = await h.upload(ada, feed, 'application/json');
   const id = res.json().id as string;

@@ -9,6 +9,7 @@
 // failed import are deleted then, and again when the site's next import starts (after a crash).
 import type { Readable } from 'node:stream';
 import {
+  badRequest,
   BlobTooLargeError,
   conflict,
   enqueueJob,
@@ -39,6 +40,7 @@ export const IMPORT_MEDIA_TYPES: Readonly<Record<string, ImportKind>> = {
 };
 
 export const ALREADY_RUNNING = 'An import is already running.';
+export const NO_BODY = 'The import needs a body.';
 export const NO_SUCH_IMPORT = 'No such import.';
 /** An upload still `receiving` after this long belongs to a request that died with its process. */
 const UPLOAD_ABANDONED_AFTER_MS = 10 * 60_000;
@@ -79,7 +81,7 @@ export async function beginImport(
   return started;
 }
 
-/** Streams the body into the blob store; over the cap → 413 (and the import is dropped). */
+/** Streams the body into the blob store; over the cap → 413, empty → 400 (and the import is dropped). */
 export async function receiveUpload(
   ctx: ArchiveContext,
   imp: ImportDoc,
@@ -87,10 +89,11 @@ export async function receiveUpload(
   contentType: string,
 ) {
   try {
-    await ctx.blobs.put(blobKey(imp._id), body, {
+    const stored = await ctx.blobs.put(blobKey(imp._id), body, {
       contentType,
       maxBytes: ctx.config.ARCHIVE_IMPORT_MAX_BYTES,
     });
+    if (stored.size === 0) throw badRequest(NO_BODY);
   } catch (err) {
     if (err instanceof BlobTooLargeError) {
       throw payloadTooLarge(`The import is larger than ${ctx.config.ARCHIVE_IMPORT_MAX_BYTES} bytes.`);
@@ -104,7 +107,8 @@ export async function queueImport(
   ctx: ArchiveContext,
   imp: ImportDoc,
 ): Promise<{ id: string; status: 'queued' }> {
-  await ctx.store.updateImport(imp._id, { status: 'queued', updatedAt: ctx.clock.now() });
+  if (!(await ctx.store.markQueued(imp._id, ctx.clock.now())))
+    throw badRequest('The upload did not complete.');
   await enqueueJob(ctx.jobs, importRunJob, { importId: imp._id }, { key: `import:${imp._id}` });
   return { id: importName(imp._id), status: 'queued' };
 }

@@ -30,6 +30,7 @@ import {
   beginImport,
   IMPORT_MEDIA_TYPES,
   importStatus,
+  NO_BODY,
   queueImport,
   receiveUpload,
 } from '../domain/imports.js';
@@ -55,7 +56,11 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser(Object.keys(IMPORT_MEDIA_TYPES), (request, payload, done) => {
     const imp = claimed.get(request);
-    if (!imp) return done(null, undefined);
+    if (!imp) {
+      // A body where none is read (GET of an import's status): drained, ignored.
+      (payload as Readable).resume();
+      return done(null, undefined);
+    }
     receiveUpload(ctx, imp, payload as Readable, mediaType(request.headers['content-type'])).then(
       () => {
         received.add(request);
@@ -114,7 +119,7 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext
     response: { 202: importAcceptedSchema },
     handler: async ({ request, reply }) => {
       const imp = claimed.get(request);
-      if (!imp || !received.has(request)) throw badRequest('The import needs a body.');
+      if (!imp || !received.has(request)) throw badRequest(NO_BODY);
       reply.code(202);
       return queueImport(ctx, imp);
     },

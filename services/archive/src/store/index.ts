@@ -149,6 +149,15 @@ export class ArchiveStore {
     return this.imports.findOne({ _id: id });
   }
 
+  /** `receiving` → `queued`; false when the import is no longer receiving (its request was abandoned). */
+  async markQueued(id: number, now: Date): Promise<boolean> {
+    const { matchedCount } = await this.imports.updateOne(
+      { _id: id, status: 'receiving' },
+      { $set: { status: 'queued', updatedAt: now } },
+    );
+    return matchedCount > 0;
+  }
+
   async updateImport(id: number, set: Partial<ImportDoc>): Promise<void> {
     await this.imports.updateOne({ _id: id }, { $set: set });
   }
