@@ -33,6 +33,22 @@ it('imports the two published posts and skips the draft, page, attachment and me
   expect(months.json()).toEqual([2019]);
 });
 
+it('gives classic posts stored with blank lines their paragraphs back, as WordPress shows them', async () => {
+  const carol = await h.createUser('carol');
+  const text = wxr([
+    { id: 1, title: 'Classic', content: 'First line\nsecond line\n\n<em>New</em> paragraph' },
+    { id: 2, title: 'Blocks', content: '<!-- wp:paragraph -->\n<p>One</p>\n<!-- /wp:paragraph -->' },
+  ]);
+  expect(await h.importFile(carol, text, 'text/xml')).toMatchObject({ status: 'complete', imported: 2 });
+  const feed = await h.feed(`/imported/archive/${carol.siteId}/recent.json`);
+  const byId = new Map(feed.items.map((i) => [i.id, i]));
+  expect(byId.get('1')!.content_html).toBe(
+    '<p>First line<br />second line</p>\n<p><em>New</em> paragraph</p>',
+  );
+  expect(byId.get('1')!.content_text).toBe('First line\nsecond line\n\nNew paragraph');
+  expect(byId.get('2')!.content_html.trim()).toBe('<p>One</p>');
+});
+
 it('reads an export declared ISO-8859-1', async () => {
   const bob = await h.createUser('bob');
   const text = wxr([{ id: 1, title: 'Caf\u00e9 cr\u00e8me' }], { encoding: 'ISO-8859-1' });

@@ -150,6 +150,24 @@ function decode(decoder: TextDecoder, chunk?: Uint8Array): string {
   }
 }
 
+const BLOCK_TAG = /<\/?(p|div|h[1-6]|ul|ol|li|blockquote|pre|table|figure|hr|section|article)\b/i;
+
+/**
+ * WordPress stores a classic post's paragraphs as blank lines (it adds the `<p>`s when it renders, and
+ * the export carries the stored text): content without block elements gets its paragraphs and line
+ * breaks back, the way WordPress shows it. Content with blocks (Gutenberg, hand-written HTML) is kept.
+ */
+export function autop(html: string): string {
+  if (BLOCK_TAG.test(html) || !html.includes('\n')) return html;
+  return html
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => `<p>${p.replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+}
+
 function finish(item: ItemState): Parsed {
   const f = item.fields;
   const type = (f.get('wp:post_type') ?? '').trim();
@@ -164,7 +182,7 @@ function finish(item: ItemState): Parsed {
       id: (f.get('wp:post_id') ?? '').trim() || (f.get('guid') ?? '').trim(),
       url: f.get('link')?.trim(),
       title: f.get('title'),
-      contentHtml: f.get('content:encoded') ?? '',
+      contentHtml: autop(f.get('content:encoded') ?? ''),
       published,
       tags: item.tags,
     },
