@@ -258,7 +258,10 @@ async function main() {
     );
     log('the same requests in the archive process (app.inject: no sockets, no gateway):');
     const injected = async (label, urls) => {
-      const result = stats(await server.ask({ inject: [...urls.slice(0, 30), ...urls] }, 'injected'));
+      const warmup = Math.min(30, urls.length);
+      const result = stats(
+        await server.ask({ inject: { urls: [...urls.slice(0, warmup), ...urls], warmup } }, 'injected'),
+      );
       log(`  ${label}: p50 ${result.p50} ms, p95 ${result.p95} ms (n=${result.n}, max ${result.max} ms)`);
       return result;
     };
