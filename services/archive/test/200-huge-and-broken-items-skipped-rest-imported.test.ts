@@ -59,6 +59,10 @@ it('fails files that are not UTF-8, not JSON or not a JSON Feed', async () => {
     ['{"items": []}', /not a JSON Feed/],
     ['[1, 2]', /not a JSON Feed/],
     [JSON.stringify({ version: 'https://jsonfeed.org/version/1.1', items: {} }), /no items array/],
+    [
+      `{"version":"https://jsonfeed.org/version/1.1","items":[${'{},'.repeat(2_000_000)}{}]}`,
+      /more than 2000000 objects/,
+    ],
   ];
   const carol = await h.createUser('carol');
   for (const [body, reason] of cases) {

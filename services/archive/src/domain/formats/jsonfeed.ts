@@ -7,6 +7,27 @@ import { ImportError } from './errors.js';
 
 const VERSIONS = /^https?:\/\/jsonfeed\.org\/version\/1(\.1)?\/?$/;
 
+/**
+ * Objects a JSON Feed may hold (items and what they contain). A 100 MiB file of `{}` would be tens of
+ * millions of them, gigabytes once parsed: counted first, in one pass, so such a file fails the import
+ * instead of the process.
+ */
+export const MAX_JSON_OBJECTS = 2_000_000;
+
+function tooManyObjects(text: string, limit: number): boolean {
+  let objects = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b && ++objects > limit) return true;
+  }
+  return false;
+}
+
 /** Bytes as UTF-8 text (a leading BOM dropped); anything else is refused, never guessed. */
 export function utf8(bytes: Uint8Array, what: string): string {
   try {
@@ -17,9 +38,15 @@ export function utf8(bytes: Uint8Array, what: string): string {
 }
 
 export function parseJsonFeed(bytes: Uint8Array, what = 'The JSON Feed'): RawItem[] {
+  const text = utf8(bytes, what);
+  if (tooManyObjects(text, MAX_JSON_OBJECTS)) {
+    throw new ImportError(
+      `${what} holds more than ${MAX_JSON_OBJECTS} objects; split it into several imports.`,
+    );
+  }
   let doc: unknown;
   try {
-    doc = parseJsonBody(utf8(bytes, what));
+    doc = parseJsonBody(text);
   } catch (err) {
     if (err instanceof ImportError) throw err;
     throw new ImportError(`${what} is not valid JSON: ${(err as Error).message}`);
