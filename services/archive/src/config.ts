@@ -11,8 +11,11 @@ export const archiveConfigSchema = z.object({
   MURMUR_ADMIN_TOKEN: adminTokenVar().optional(),
   /** Largest import body in bytes (docs/security.md: 100 MiB). */
   ARCHIVE_IMPORT_MAX_BYTES: envVar.int({ min: 1024, max: 100 * 1024 * 1024 }).default(100 * 1024 * 1024),
-  /** Sites whose read model (post order, search terms, months) one process keeps in memory. */
-  ARCHIVE_INDEX_SITES: envVar.int({ min: 1, max: 100_000 }).default(100),
+  /**
+   * Posts whose read model (order, search terms, months) one process keeps in memory, all sites
+   * together (about half a kilobyte each); the least recently read sites' models are dropped beyond it.
+   */
+  ARCHIVE_INDEX_MAX_POSTS: envVar.int({ min: 1000, max: 100_000_000 }).default(200_000),
 });
 
 export type ArchiveConfig = z.output<typeof archiveConfigSchema>;

@@ -42,7 +42,7 @@ export function createArchiveService(options: ArchiveServiceOptions = {}): Servi
         bus,
         jobs,
         clock,
-        indexes: new SiteIndexCache(config.ARCHIVE_INDEX_SITES),
+        indexes: new SiteIndexCache(config.ARCHIVE_INDEX_MAX_POSTS),
       };
       registerArchiveJobs(jobs, ctx);
       const app = await buildArchiveApp(ctx, store);

@@ -121,11 +121,22 @@ function seek(list: Int32Array, from: number, target: number): number {
   return lo;
 }
 
-/** Per-process cache of site models, least recently used dropped first. */
+/**
+ * Per-process cache of site models, bounded by the number of posts they hold together (a model costs
+ * about half a kilobyte per post); least recently used dropped first. The model in use is never
+ * dropped, so one archive larger than the bound is still served (and replaced by the next one used).
+ */
 export class SiteIndexCache {
-  private readonly entries = new Map<number, { version: number; index: Promise<SiteIndex> }>();
+  private readonly entries = new Map<number, { version: number; index: Promise<SiteIndex>; posts: number }>();
 
-  constructor(private readonly maxSites: number) {}
+  constructor(private readonly maxPosts: number) {}
+
+  /** Posts held by the models built so far (tests, metrics). */
+  get posts(): number {
+    let total = 0;
+    for (const entry of this.entries.values()) total += entry.posts;
+    return total;
+  }
 
   /** The model of `archive` at its current version (built once per version and process). */
   indexOf(ctx: Pick<ArchiveContext, 'store'>, archive: ArchiveDoc): Promise<SiteIndex> {
@@ -136,19 +147,30 @@ export class SiteIndexCache {
       this.entries.set(siteId, entry);
       return entry.index;
     }
-    const index = ctx.store
-      .visiblePostKeys(siteId, archive.version)
-      .then((keys) => new SiteIndex(archive.version, keys));
+    const fresh = { version: archive.version, posts: 0, index: undefined as unknown as Promise<SiteIndex> };
+    fresh.index = ctx.store.visiblePostKeys(siteId, archive.version).then((keys) => {
+      const built = new SiteIndex(archive.version, keys);
+      fresh.posts = built.size;
+      this.evict(siteId);
+      return built;
+    });
     // A failed load is not kept: the next request tries again.
-    index.catch(() => {
-      if (this.entries.get(siteId)?.index === index) this.entries.delete(siteId);
+    fresh.index.catch(() => {
+      if (this.entries.get(siteId) === fresh) this.entries.delete(siteId);
     });
     this.entries.delete(siteId);
-    this.entries.set(siteId, { version: archive.version, index });
-    while (this.entries.size > this.maxSites) {
-      const oldest = this.entries.keys().next().value as number;
-      this.entries.delete(oldest);
+    this.entries.set(siteId, fresh);
+    return fresh.index;
+  }
+
+  /** Drops the least recently used models (never `keep`) until the rest fit the bound. */
+  private evict(keep: number): void {
+    let total = this.posts;
+    for (const [siteId, entry] of this.entries) {
+      if (total <= this.maxPosts) return;
+      if (siteId === keep) continue;
+      this.entries.delete(siteId);
+      total -= entry.posts;
     }
-    return index;
   }
 }
