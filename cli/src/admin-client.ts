@@ -16,21 +16,46 @@ export interface AdminClient {
     path: string,
     body?: Record<string, unknown>,
   ): Promise<T>;
+  /** POST of a file's bytes as they are (streamed from disk), e.g. an archive import. */
+  upload<T = unknown>(path: string, file: Blob, contentType: string): Promise<T>;
 }
 
 export function adminClient(baseUrl: string, token: string): AdminClient {
   const base = baseUrl.replace(/\/+$/, '');
-  return {
-    async call<T>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
+  const client: AdminClient & {
+    send<T>(
+      method: string,
+      path: string,
+      contentType: string | undefined,
+      body: string | Blob | null,
+    ): Promise<T>;
+  } = {
+    call<T>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
+      return client.send<T>(
+        method,
+        path,
+        body ? 'application/json' : undefined,
+        body ? JSON.stringify(body) : null,
+      );
+    },
+    upload<T>(path: string, file: Blob, contentType: string): Promise<T> {
+      return client.send<T>('POST', path, contentType, file);
+    },
+    async send<T>(
+      method: string,
+      path: string,
+      contentType: string | undefined,
+      body: string | Blob | null,
+    ): Promise<T> {
       let res: Response;
       try {
         res = await fetch(base + path, {
           method,
           headers: {
             authorization: `Bearer ${token}`,
-            ...(body ? { 'content-type': 'application/json' } : {}),
+            ...(contentType ? { 'content-type': contentType } : {}),
           },
-          body: body ? JSON.stringify(body) : null,
+          body,
         });
       } catch (err) {
         throw new AdminApiError(0, `cannot reach ${base}: ${(err as Error).cause ?? (err as Error).message}`);
@@ -52,4 +77,5 @@ export function adminClient(baseUrl: string, token: string): AdminClient {
       return parsed as T;
     },
   };
+  return client;
 }

@@ -1,5 +1,15 @@
 // The operator commands: each is a thin mapping from arguments to one admin API call.
-import type { AdminClient } from './admin-client.js';
+import { openAsBlob } from 'node:fs';
+import { extname } from 'node:path';
+import { AdminApiError, type AdminClient } from './admin-client.js';
+
+/** The media type of an archive import, by file extension. */
+const ARCHIVE_TYPES: Record<string, string> = {
+  '.json': 'application/json',
+  '.zip': 'application/zip',
+  '.xml': 'text/xml',
+  '.wxr': 'text/xml',
+};
 
 export interface CommandIo {
   out(line: string): void;
@@ -55,6 +65,8 @@ export const USAGE = `murmur — Murmur server and operator CLI
   murmur apps remove --id ID
   murmur blogroll add USER [--categories a,b]   list USER's sites in /blogroll.org.json
   murmur blogroll remove USER
+  murmur archive import SITE FILE [--type T]    import a JSON Feed, blog-archive ZIP or WordPress WXR
+                                                file into site SITE's archive and wait for the result
   murmur outbox [--last N] [--link]             emails written to DATA_DIR/outbox (no MAIL_URL set)
 
 Admin commands talk to MURMUR_URL (default: PUBLIC_URL, else http://localhost:$PORT) with
@@ -185,6 +197,37 @@ export async function runAdminCommand(
       const user = need(flags, 'user');
       await api.call('DELETE', `/admin/blogroll/${encodeURIComponent(user)}`);
       return print({}, () => `${user} left the blogroll`);
+    }
+    case 'archive import': {
+      const site = need(flags, 'user');
+      if (!/^[1-9]\d{0,14}$/.test(site)) throw new UsageError('SITE must be a site id (a number)');
+      const file = need(flags, 'file');
+      const type = optional(flags, 'type') ?? ARCHIVE_TYPES[extname(file).toLowerCase()];
+      if (!type)
+        throw new UsageError('give --type (application/json, application/zip or text/xml) for this file');
+      const started = await api.upload<{ id: string }>(
+        `/imported/archive/${site}/import`,
+        await openAsBlob(file),
+        type,
+      );
+      type ImportState = {
+        id: string;
+        status: string;
+        imported: number;
+        skipped: number;
+        error: string | null;
+      };
+      let state: ImportState;
+      for (;;) {
+        state = await api.call<ImportState>('GET', `/imported/archive/${site}/import/${started.id}`);
+        if (state.status === 'complete' || state.status === 'failed') break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      if (state.status === 'failed') throw new AdminApiError(0, `import ${state.id} failed: ${state.error}`);
+      return print(
+        state,
+        () => `import ${state.id} complete: ${state.imported} posts imported, ${state.skipped} skipped`,
+      );
     }
     default:
       throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}"`);

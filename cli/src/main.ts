@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
       link: { type: 'boolean' },
     },
   });
-  const [group, action, subject] = positionals;
+  const [group, action, subject, object] = positionals;
   if (!group || values.help || group === 'help') {
     process.stdout.write(USAGE + '\n');
     return group || values.help ? 0 : 1;
@@ -66,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError('set MURMUR_ADMIN_TOKEN (or run `murmur start` once, which stores one in DATA_DIR)');
   // A third word is the command's subject (`murmur blogroll add ada`), the same as --user.
   const flags = subject !== undefined && values.user === undefined ? { ...values, user: subject } : values;
+  // A fourth word is the file a command reads (`murmur archive import 17 blog.zip`), the same as --file.
+  if (object !== undefined && flags.file === undefined) flags.file = object;
   await runAdminCommand(adminClient(adminBaseUrl(process.env), token), group, action, flags, {
     out: (line) => process.stdout.write(line + '\n'),
   });

@@ -1,6 +1,7 @@
 // Every service this build contains, in start order. The single-process launcher starts them all;
 // adding a service to Murmur means adding it here (and to the gateway's targets, which follow from this list).
 import type { ServiceDefinition } from '@murmur/platform';
+import { archiveService } from '@murmur/archive';
 import { feedsService } from '@murmur/feeds';
 import { identityService } from '@murmur/identity';
 import { publishingService } from '@murmur/publishing';
@@ -12,4 +13,5 @@ export const services: ReadonlyArray<ServiceDefinition<any>> = [
   readerService,
   publishingService,
   feedsService,
+  archiveService,
 ];

@@ -1,7 +1,7 @@
 // What the publishing service announces: posts becoming public, changing and going away (for timelines,
 // mentions and photos), and sites (identity keeps `has_site` / `default_site` from these).
 import { z } from 'zod';
-import { defineEvent } from './bus.js';
+import { defineEvent, defineRequest } from './bus.js';
 import { userIdSchema } from './identity.js';
 
 /** A user named in a post with `@username` who exists. */
@@ -69,3 +69,12 @@ export type Site = z.infer<typeof siteSchema>;
 export const siteCreated = defineEvent('publishing', 'site', 'created', z.object({ site: siteSchema }));
 /** A site's host (and so its URL) changed. */
 export const siteUpdated = defineEvent('publishing', 'site', 'updated', z.object({ site: siteSchema }));
+
+/** One site by id, for services that check who owns a site (archive imports). Unknown id → 404. */
+export const siteGet = defineRequest(
+  'publishing',
+  'site',
+  'get',
+  z.object({ siteId: z.number().int().positive() }),
+  z.object({ site: siteSchema }),
+);

@@ -1,9 +1,12 @@
 // What publishing hears from identity: a new account gets its default site; a renamed one's sites show
 // the new name. Durable groups, so events published while publishing was down are handled when it
 // returns. The group names never change once deployed (a renamed durable consumer starts over).
-import { identity } from '@murmur/contracts';
+// It also answers `publishing.site.get`: one site by id, for the archive's ownership check.
+import { identity, publishing } from '@murmur/contracts';
 import type { Subscription } from '@murmur/platform';
 import type { PublishingContext } from './domain/context.js';
+import { siteNotFound } from './domain/errors.js';
+import { publicSite } from './domain/site-json.js';
 import { ensureDefaultSite, renameOwner } from './domain/sites.js';
 
 export const GROUPS = {
@@ -19,6 +22,9 @@ export async function wireBus(ctx: PublishingContext): Promise<Subscription[]> {
     ctx.bus.subscribe(identity.userUpdated, { durable: GROUPS.userUpdated }, (event) =>
       renameOwner(ctx, event.data.user.id, displayName(event.data.user)),
     ),
+    ctx.bus.handle(publishing.siteGet, async (query) => ({
+      site: publicSite(ctx, (await ctx.store.siteById(query.siteId)) ?? throwError(siteNotFound())),
+    })),
   ]);
 }
 
@@ -28,4 +34,8 @@ function displayName(user: { name?: string; fullName?: string }): string {
 
 function ownerOf(user: { id: number; username: string; name?: string; fullName?: string }) {
   return { userId: user.id, username: user.username, name: displayName(user) };
+}
+
+function throwError(err: Error): never {
+  throw err;
 }

@@ -1,0 +1,5 @@
+// Standalone archive process.
+import { runServiceMain } from '@murmur/platform';
+import { archiveService } from './index.js';
+
+await runServiceMain(archiveService);
