@@ -1,0 +1,19 @@
+// What every domain function receives: configuration, the store's named queries, the bus, the outbox,
+// the job queue, the safe fetcher, the store-backed limits and the clock.
+import type { Bus, Clock, JobQueue, Limits, Logger, Outbox, SafeFetcher } from '@murmur/platform';
+import type { WebmentionConfig } from '../config.js';
+import type { WebmentionStore } from '../store/index.js';
+
+export type LimitName = 'perSourceHost' | 'perIp';
+
+export interface WebmentionContext {
+  config: WebmentionConfig;
+  logger: Logger;
+  store: WebmentionStore;
+  bus: Bus;
+  outbox: Outbox;
+  jobs: JobQueue;
+  fetcher: SafeFetcher;
+  clock: Clock;
+  limits: Limits<LimitName>;
+}
