@@ -57,6 +57,7 @@ export interface MineItem {
   status: string;
   visible: boolean;
   type?: string;
+  last_error?: string;
 }
 
 export interface HarnessOptions extends WebmentionServiceOptions {

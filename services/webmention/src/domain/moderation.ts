@@ -41,6 +41,7 @@ export async function mentionsOfUser(ctx: WebmentionContext, userId: number) {
       ...(m.url ? { url: m.url } : {}),
       ...(m.author ? { author: m.author } : {}),
       ...(m.published ? { published: formatOffsetTime(m.published) } : {}),
+      ...(m.lastError ? { last_error: m.lastError } : {}),
       updated_at: formatOffsetTime(m.updatedAt),
     })),
   };
