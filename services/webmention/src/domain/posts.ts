@@ -16,7 +16,8 @@ export async function applyPostEvent(
 ): Promise<void> {
   const post = event.data;
   const permalink = withoutFragment(new URL(post.url));
-  const links = verb === 'deleted' ? [] : outgoingLinks(post.contentHtml, permalink).filter((l) => l !== permalink);
+  // A deleted post's event carries its last public copy: its links are the receivers to tell.
+  const links = outgoingLinks(post.contentHtml, permalink).filter((l) => l !== permalink);
   const previous = await ctx.store.applyPost({
     _id: post.id,
     userId: post.userId,
