@@ -22,7 +22,7 @@ import { startSourceServer, type SourceServer } from './sources.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 /** Host names the source server answers for (resolved to 127.0.0.1, allowed by OUTBOUND_ALLOW_HOSTS). */
-export const SOURCE_HOSTS = ['carol.example', 'dave.example', 'erin.example', 'spam.example', 'slow.example', 'ada.example', 'bob.example'];
+export const SOURCE_HOSTS = ['carol.example', 'dave.example', 'erin.example', 'spam.example', 'slow.example', 'ada.example', 'bob.example', 'localhost'];
 
 export interface Harness {
   /** The gateway, or the service itself with `gateway: false`. */
@@ -97,7 +97,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     DATA_DIR: '/nonexistent-test-data',
   };
   const lookup = async (host: string) => {
-    if (host.endsWith('.example')) return [{ address: '127.0.0.1', family: 4 }];
+    if (host.endsWith('.example') || host === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
   };
   const stores: Store[] = [];
