@@ -5,6 +5,7 @@ import { feedsService } from '@murmur/feeds';
 import { identityService } from '@murmur/identity';
 import { publishingService } from '@murmur/publishing';
 import { readerService } from '@murmur/reader';
+import { webmentionService } from '@murmur/webmention';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service has its own config type
 export const services: ReadonlyArray<ServiceDefinition<any>> = [
@@ -12,4 +13,5 @@ export const services: ReadonlyArray<ServiceDefinition<any>> = [
   readerService,
   publishingService,
   feedsService,
+  webmentionService,
 ];
