@@ -55,7 +55,8 @@ async function fetchOrOutcome(
 
 /** The target's webmention endpoint, or undefined when it advertises none. */
 export async function discoverEndpoint(ctx: WebmentionContext, target: string): Promise<string | Outcome | undefined> {
-  const res = await fetchOrOutcome(ctx, target, { ...FETCH_LIMITS.page, accept: PAGE_ACCEPT });
+  // The same limits as a source: a huge page is read up to 1 MB (the endpoint is in its head or headers).
+  const res = await fetchOrOutcome(ctx, target, { ...FETCH_LIMITS.webmention, accept: PAGE_ACCEPT });
   if (!('body' in res)) return res;
   if (res.status === 429 || res.status >= 500) throw new RetrySend(`target answered ${res.status}`);
   if (res.status < 200 || res.status >= 300) return undefined;
