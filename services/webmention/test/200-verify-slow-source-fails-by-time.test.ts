@@ -6,7 +6,8 @@ import { ADA_POST, startHarness, withSites, type Harness } from './harness.js';
 describe('verification: a slow source', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    // A long backoff: the second attempt is not due before the test ends.
+    h = await startHarness({ jobBackoffBaseMs: 120_000 });
     await withSites(h);
   });
   afterAll(() => h.stop());
