@@ -15,6 +15,7 @@ import { buildWebmentionApp } from './app.js';
 import { wireBus } from './bus.js';
 import { webmentionConfigSchema, type WebmentionConfig } from './config.js';
 import type { WebmentionContext } from './domain/context.js';
+import { ResponseCache } from './domain/response-cache.js';
 import { registerWebmentionJobs } from './jobs/index.js';
 import { WebmentionStore } from './store/index.js';
 
@@ -74,8 +75,8 @@ export function createWebmentionService(
         clock,
         limits: createLimits(store, clock, {
           perSourceHost: { max: config.WEBMENTION_PER_SOURCE_HOST_PER_HOUR, windowMs: 3_600_000 },
-          perIp: { max: config.WEBMENTION_PER_IP_PER_HOUR, windowMs: 3_600_000 },
         }),
+        responses: new ResponseCache(),
       };
       registerWebmentionJobs(jobs, ctx);
       const app = await buildWebmentionApp(ctx, store);

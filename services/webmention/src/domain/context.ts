@@ -3,8 +3,10 @@
 import type { Bus, Clock, JobQueue, Limits, Logger, Outbox, SafeFetcher } from '@murmur/platform';
 import type { WebmentionConfig } from '../config.js';
 import type { WebmentionStore } from '../store/index.js';
+import type { ResponseCache } from './response-cache.js';
 
-export type LimitName = 'perSourceHost' | 'perIp';
+/** The per-client-address limit is declared on the route (docs/platform.md, rate limits). */
+export type LimitName = 'perSourceHost';
 
 export interface WebmentionContext {
   config: WebmentionConfig;
@@ -16,4 +18,6 @@ export interface WebmentionContext {
   fetcher: SafeFetcher;
   clock: Clock;
   limits: Limits<LimitName>;
+  /** Rendered GET /webmention bodies by ETag. */
+  responses: ResponseCache;
 }

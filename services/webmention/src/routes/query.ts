@@ -33,9 +33,13 @@ export function registerQueryRoutes(scope: FastifyInstance, ctx: WebmentionConte
         reply.code(304);
         return reply.send();
       }
-      const body = await mentionsOf(ctx, query);
+      let body = ctx.responses.get(etag);
+      if (body === undefined) {
+        body = JSON.stringify(await mentionsOf(ctx, query));
+        ctx.responses.set(etag, body);
+      }
       reply.header('content-type', JSON_TYPE);
-      return reply.send(JSON.stringify(body));
+      return reply.send(body);
     },
   });
 }

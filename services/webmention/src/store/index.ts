@@ -210,10 +210,12 @@ export class WebmentionStore {
   ): Promise<MentionDoc[]> {
     const filter: Filter = { targetKey, visible: true };
     if ('newest' in page) {
-      const docs = await this.mentions.find(filter, { sort: { published: -1, wmId: -1 }, limit: page.newest });
+      // One sort key, the index's ranged field: the embedded store walks the index and stops at the
+      // limit instead of sorting every mention of the target.
+      const docs = await this.mentions.find(filter, { sort: { published: -1 }, limit: page.newest });
       return docs.reverse();
     }
-    return this.mentions.find(filter, { sort: { published: 1, wmId: 1 }, skip: page.skip, limit: page.limit });
+    return this.mentions.find(filter, { sort: { published: 1 }, skip: page.skip, limit: page.limit });
   }
 
   /** Shown mentions from a source host (of one user's targets, or of everyone's with null). */
