@@ -30,6 +30,9 @@ export function checkHttpUrl(name: string, value: string): UrlCheck {
  * the safe fetcher checks them again when it connects.
  */
 export function literalAddressRefusal(url: URL): string | undefined {
+  // WHATWG parsing turns every IPv4 form (decimal, octal, hex) into a dotted quad and brackets IPv6,
+  // so a host of any other shape is a name: nothing to check before we fetch.
+  if (!url.hostname.startsWith('[') && !/^\d+\.\d+\.\d+\.\d+$/.test(url.hostname)) return undefined;
   try {
     assertFetchableUrl(url, { allowPrivate: false, allowHosts: [] });
     return undefined;
