@@ -63,15 +63,22 @@ describeWithNats('webmention, multi-process over NATS', () => {
     await waitReady(gateway, `http://127.0.0.1:${ports.gateway}/healthz`);
     gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
 
-    // What identity and publishing would announce.
     bus = await connectBus(nats.url, { service: 'e2e-test', logger: testLogger() });
+  }, 60_000);
+
+  /**
+   * What identity and publishing would announce. A durable group only sees events published after
+   * it was created, and /readyz may answer before a service's start() has subscribed, so the test
+   * announces again until the services show they know (the copies are idempotent).
+   */
+  async function announce(): Promise<void> {
     await bus.publish(identity.userCreated, {
-      user: { id: 1, username: 'ada', email: 'ada@example.com', name: 'Ada', fullName: 'Ada', avatar: '', bio: '', createdAt: new Date().toISOString() },
+      user: { id: 1, username: 'ada', email: 'ada@example.com', name: 'Ada', fullName: 'Ada', avatar: '', bio: '', createdAt: '2026-11-21T08:00:00+00:00' },
     });
     await bus.publish(publishing.siteCreated, {
-      site: { id: 1, userId: 1, username: 'ada', host: 'ada.example', url: 'https://ada.example/', isDefault: true, createdAt: new Date().toISOString() },
+      site: { id: 1, userId: 1, username: 'ada', host: 'ada.example', url: 'https://ada.example/', isDefault: true, createdAt: '2026-11-21T08:00:00+00:00' },
     });
-  }, 60_000);
+  }
 
   afterAll(async () => {
     for (const c of children.reverse()) await c.stop();
@@ -95,8 +102,11 @@ describeWithNats('webmention, multi-process over NATS', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: new URLSearchParams({ source, target: TARGET }).toString(),
       });
-    // The site event may still be on its way to the webmention process.
-    await eventually(async () => ((await post()).statusCode === 202 ? true : undefined), 15_000);
+    await eventually(async () => {
+      await announce();
+      const user = await sendOverWire(gatewayUrl, { method: 'GET', url: '/feeds/ada/webmentions.json' });
+      return user.statusCode === 200 && (await post()).statusCode === 202 ? true : undefined;
+    }, 15_000, 200);
 
     const query = `/webmention?target=${encodeURIComponent(TARGET)}&format=jf2`;
     const entry = await eventually(async () => {
