@@ -15,6 +15,7 @@ import { buildWebmentionApp } from './app.js';
 import { wireBus } from './bus.js';
 import { webmentionConfigSchema, type WebmentionConfig } from './config.js';
 import type { WebmentionContext } from './domain/context.js';
+import { HostTurns } from './domain/host-turns.js';
 import { ResponseCache } from './domain/response-cache.js';
 import { registerWebmentionJobs } from './jobs/index.js';
 import { WebmentionStore } from './store/index.js';
@@ -77,6 +78,7 @@ export function createWebmentionService(
           perSourceHost: { max: config.WEBMENTION_PER_SOURCE_HOST_PER_HOUR, windowMs: 3_600_000 },
         }),
         responses: new ResponseCache(),
+        hostTurns: new HostTurns(),
       };
       registerWebmentionJobs(jobs, ctx);
       const app = await buildWebmentionApp(ctx, store);

@@ -135,3 +135,33 @@ describe('verification: sources that change, vanish, redirect or fail', () => {
     expect(calls).toBe(3);
   });
 });
+
+describe('verification: politeness', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+    await withSites(h);
+  });
+  afterAll(() => h.stop());
+
+  it('fetches at most one source of a host at a time, and other hosts meanwhile', async () => {
+    let open = 0;
+    let most = 0;
+    const page = `<a href="${ADA_POST}">x</a>`;
+    h.sources.set('dave.example', '/other', { body: page });
+    for (let i = 0; i < 4; i++) {
+      h.sources.set('erin.example', `/p/${i}`, () => {
+        open++;
+        most = Math.max(most, open);
+        setTimeout(() => open--, 150);
+        return { body: page, delayMs: 150 };
+      });
+    }
+    for (let i = 0; i < 4; i++) await h.send(h.sources.url('erin.example', `/p/${i}`), ADA_POST);
+    await h.send(h.sources.url('dave.example', '/other'), ADA_POST);
+    const other = await h.waitForStatus(h.sources.url('dave.example', '/other'), ADA_POST, ['verified']);
+    expect(other.status).toBe('verified');
+    for (let i = 0; i < 4; i++) await h.waitForStatus(h.sources.url('erin.example', `/p/${i}`), ADA_POST, ['verified']);
+    expect(most).toBe(1);
+  });
+});

@@ -3,6 +3,7 @@
 import type { Bus, Clock, JobQueue, Limits, Logger, Outbox, SafeFetcher } from '@murmur/platform';
 import type { WebmentionConfig } from '../config.js';
 import type { WebmentionStore } from '../store/index.js';
+import type { HostTurns } from './host-turns.js';
 import type { ResponseCache } from './response-cache.js';
 
 /** The per-client-address limit is declared on the route (docs/platform.md, rate limits). */
@@ -20,4 +21,6 @@ export interface WebmentionContext {
   limits: Limits<LimitName>;
   /** Rendered GET /webmention bodies by ETag. */
   responses: ResponseCache;
+  /** One verification fetch per source host at a time. */
+  hostTurns: HostTurns;
 }

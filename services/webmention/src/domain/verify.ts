@@ -153,7 +153,9 @@ export async function verifyMention(
 
   let res: FetchResponse;
   try {
-    res = await ctx.fetcher.fetch(source, { ...FETCH_LIMITS.webmention, accept: SOURCE_ACCEPT });
+    res = await ctx.hostTurns.run(doc.sourceHost, () =>
+      ctx.fetcher.fetch(source, { ...FETCH_LIMITS.webmention, accept: SOURCE_ACCEPT }),
+    );
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof FetchBlockedError) return remove(ctx, doc, 'blocked', message);
