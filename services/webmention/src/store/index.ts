@@ -118,6 +118,9 @@ type TargetDoc = {
   rev: number;
 };
 
+/** The earliest Date there is: `published >= EARLIEST` holds for every mention. */
+const EARLIEST = new Date(-8_640_000_000_000_000);
+
 export function pairId(source: string, target: string): string {
   return createHash('sha256').update(`${source}\n${target}`).digest('base64url').slice(0, 32);
 }
@@ -208,10 +211,10 @@ export class WebmentionStore {
     targetKey: string,
     page: { skip: number; limit: number } | { newest: number },
   ): Promise<MentionDoc[]> {
-    const filter: Filter = { targetKey, visible: true };
+    // A range over every date on the sort field, the index's third: the embedded store then walks the
+    // index in order and stops at the limit instead of sorting every mention of the target.
+    const filter: Filter = { targetKey, visible: true, published: { $gte: EARLIEST } };
     if ('newest' in page) {
-      // One sort key, the index's ranged field: the embedded store walks the index and stops at the
-      // limit instead of sorting every mention of the target.
       const docs = await this.mentions.find(filter, { sort: { published: -1 }, limit: page.newest });
       return docs.reverse();
     }
