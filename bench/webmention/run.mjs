@@ -51,7 +51,13 @@ function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
   const round = (x) => Math.round(x * 10) / 10;
-  return { n: sorted.length, p50: round(at(50)), p95: round(at(95)), p99: round(at(99)), max: round(sorted.at(-1)) };
+  return {
+    n: sorted.length,
+    p50: round(at(50)),
+    p95: round(at(95)),
+    p99: round(at(99)),
+    max: round(sorted.at(-1)),
+  };
 }
 
 async function startSources() {
@@ -64,7 +70,14 @@ async function startSources() {
     );
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: server.address().port, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    port: server.address().port,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 async function startServer(dataDir, { runJobs = true } = {}) {
@@ -115,7 +128,8 @@ async function startGateway(serviceUrl) {
   });
   for (let i = 0; i < 200; i++) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return { url: `http://127.0.0.1:${port}`, child };
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok)
+        return { url: `http://127.0.0.1:${port}`, child };
     } catch {
       /* not yet */
     }
@@ -129,8 +143,10 @@ async function drained(server, expected, timeoutMs) {
   const started = performance.now();
   for (;;) {
     const c = await server.ask('counts', 'counts');
-    if (c.queued === 0 && c.running === 0 && c.done + c.dead >= expected) return { ...c, ms: performance.now() - started };
-    if (performance.now() - started > timeoutMs) throw new BenchError(`jobs not drained: ${JSON.stringify(c)}`);
+    if (c.queued === 0 && c.running === 0 && c.done + c.dead >= expected)
+      return { ...c, ms: performance.now() - started };
+    if (performance.now() - started > timeoutMs)
+      throw new BenchError(`jobs not drained: ${JSON.stringify(c)}`);
     await sleep(100);
   }
 }
@@ -139,14 +155,21 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-webmention-'));
   const sources = await startSources();
   const sourceUrl = (n) => `http://localhost:${sources.port}/r/${n}`;
-  const results = { machine: `${cpus().length} × ${cpus()[0]?.model}`, store: STORE, loadAverage: loadavg()[0] };
+  const results = {
+    machine: `${cpus().length} × ${cpus()[0]?.model}`,
+    store: STORE,
+    loadAverage: loadavg()[0],
+  };
   log(`machine: ${results.machine}; load average ${results.loadAverage.toFixed(2)} at the start`);
   let n = 0;
   const post = (path) => ({
     method: 'POST',
     path,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    setupRequest: (req) => ({ ...req, body: new URLSearchParams({ source: sourceUrl(++n), target: TARGET }).toString() }),
+    setupRequest: (req) => ({
+      ...req,
+      body: new URLSearchParams({ source: sourceUrl(++n), target: TARGET }).toString(),
+    }),
   });
 
   // 0. Accepted POSTs per second with the verification jobs only queued (no worker in the process),
@@ -154,8 +177,15 @@ async function main() {
   if (STORE === 'file') {
     const queuedServer = await startServer(dataDir, { runJobs: false });
     const queuedGateway = await startGateway(queuedServer.url);
-    log(`POST /webmention through the gateway, jobs queued only: ${CONNECTIONS} connections for ${DURATION} s…`);
-    const ac = await autocannon({ url: queuedGateway.url, connections: CONNECTIONS, duration: DURATION, requests: [post('/webmention')] });
+    log(
+      `POST /webmention through the gateway, jobs queued only: ${CONNECTIONS} connections for ${DURATION} s…`,
+    );
+    const ac = await autocannon({
+      url: queuedGateway.url,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [post('/webmention')],
+    });
     const queued = await queuedServer.ask('counts', 'counts');
     await queuedServer.ask('stop', 'stopped').catch(() => {});
     queuedGateway.child.kill();
@@ -168,7 +198,9 @@ async function main() {
       p99Ms: ac.latency.p99,
       jobsQueued: queued.queued,
     };
-    log(`  ${results.postsQueued.perSecond} accepted/s (p50 ${ac.latency.p50} ms, p99 ${ac.latency.p99} ms, non-2xx ${ac.non2xx}); ${queued.queued} jobs queued`);
+    log(
+      `  ${results.postsQueued.perSecond} accepted/s (p50 ${ac.latency.p50} ms, p99 ${ac.latency.p99} ms, non-2xx ${ac.non2xx}); ${queued.queued} jobs queued`,
+    );
   }
   const server = await startServer(dataDir);
   const gateway = await startGateway(server.url);
@@ -177,12 +209,21 @@ async function main() {
       const drainedQueued = await drained(server, results.postsQueued.jobsQueued, 15 * 60_000);
       results.postsQueued.verifiedAfterRestart = drainedQueued.verified;
       results.postsQueued.lost = Math.max(0, results.postsQueued.accepted - drainedQueued.verified);
-      log(`  after a restart with workers: ${drainedQueued.verified} verified in ${Math.round(drainedQueued.ms)} ms (lost ${results.postsQueued.lost})`);
+      log(
+        `  after a restart with workers: ${drainedQueued.verified} verified in ${Math.round(drainedQueued.ms)} ms (lost ${results.postsQueued.lost})`,
+      );
     }
     // 1. Accepted POSTs per second through the gateway, verification jobs running meanwhile.
     const base = await server.ask('counts', 'counts');
-    log(`POST /webmention through the gateway while verifying: ${CONNECTIONS} connections for ${DURATION} s (distinct pairs)…`);
-    const ac = await autocannon({ url: gateway.url, connections: CONNECTIONS, duration: DURATION, requests: [post('/webmention')] });
+    log(
+      `POST /webmention through the gateway while verifying: ${CONNECTIONS} connections for ${DURATION} s (distinct pairs)…`,
+    );
+    const ac = await autocannon({
+      url: gateway.url,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [post('/webmention')],
+    });
     const accepted = ac['2xx'];
     results.posts = {
       perSecond: Math.round(accepted / DURATION),
@@ -193,7 +234,9 @@ async function main() {
       p50Ms: ac.latency.p50,
       p99Ms: ac.latency.p99,
     };
-    log(`  ${results.posts.perSecond} accepted/s (p50 ${ac.latency.p50} ms, p99 ${ac.latency.p99} ms, non-2xx ${ac.non2xx}, errors ${ac.errors})`);
+    log(
+      `  ${results.posts.perSecond} accepted/s (p50 ${ac.latency.p50} ms, p99 ${ac.latency.p99} ms, non-2xx ${ac.non2xx}, errors ${ac.errors})`,
+    );
     log('  waiting until every accepted pair is verified…');
     const afterPosts = await drained(server, base.done + base.dead + accepted, 15 * 60_000);
     afterPosts.verified -= base.verified;
@@ -201,7 +244,9 @@ async function main() {
     // Requests still in flight when autocannon stops are aborted by the client yet may be accepted by
     // the service, so more pairs than the counted 202s can end verified; none may be missing.
     results.posts.lost = Math.max(0, accepted - afterPosts.verified);
-    log(`  ${afterPosts.verified} of ${accepted} verified (${afterPosts.dead} dead jobs) after ${Math.round(afterPosts.ms)} ms more`);
+    log(
+      `  ${afterPosts.verified} of ${accepted} verified (${afterPosts.dead} dead jobs) after ${Math.round(afterPosts.ms)} ms more`,
+    );
 
     // 2. Verifications per minute: a batch posted at once, timed until all are verified.
     const before = await server.ask('counts', 'counts');
@@ -229,7 +274,9 @@ async function main() {
       perMinute: Math.round(((batch.verified - before.verified) / seconds) * 60),
       lost: BATCH - (batch.verified - before.verified),
     };
-    log(`  ${results.verifications.perMinute} verifications/min (${BATCH} in ${results.verifications.seconds} s, lost ${results.verifications.lost})`);
+    log(
+      `  ${results.verifications.perMinute} verifications/min (${BATCH} in ${results.verifications.seconds} s, lost ${results.verifications.lost})`,
+    );
 
     // 3. GET /webmention for a target with 5,000 mentions (sequential requests through the gateway).
     const measure = async (label, path, headers = {}, expect = 200) => {
@@ -259,7 +306,9 @@ async function main() {
       if (i >= 5) cold.push(performance.now() - t);
     }
     results.getAfterChange = stats(cold);
-    log(`  first GET after a change (built from the store): p50 ${results.getAfterChange.p50} ms, p95 ${results.getAfterChange.p95} ms (n=${results.getAfterChange.n})`);
+    log(
+      `  first GET after a change (built from the store): p50 ${results.getAfterChange.p50} ms, p95 ${results.getAfterChange.p95} ms (n=${results.getAfterChange.n})`,
+    );
     const first = await fetch(`${gateway.url}${q}`);
     const body = await first.json();
     if (body.items.length !== 500) throw new BenchError(`expected 500 items, got ${body.items.length}`);
@@ -267,19 +316,37 @@ async function main() {
       jsonfeed: await measure('format=jsonfeed', q),
       jf2: await measure('format=jf2', `${q}&format=jf2`),
       page: await measure('format=jsonfeed&per-page=50&page=40', `${q}&per-page=50&page=40`),
-      notModified: await measure('If-None-Match → 304', q, { 'if-none-match': first.headers.get('etag') }, 304),
+      notModified: await measure(
+        'If-None-Match → 304',
+        q,
+        { 'if-none-match': first.headers.get('etag') },
+        304,
+      ),
     };
 
     const verdict = (ok) => (ok ? 'met' : 'MISSED');
     log('targets:');
     if (results.postsQueued) {
-      log(`  accepted POSTs ≥ ${TARGETS.postsPerSecond}/s with jobs queued, nothing lost: ${verdict(results.postsQueued.perSecond >= TARGETS.postsPerSecond && results.postsQueued.lost === 0)}`);
+      log(
+        `  accepted POSTs ≥ ${TARGETS.postsPerSecond}/s with jobs queued, nothing lost: ${verdict(results.postsQueued.perSecond >= TARGETS.postsPerSecond && results.postsQueued.lost === 0)}`,
+      );
     }
-    log(`  accepted POSTs ≥ ${TARGETS.postsPerSecond}/s while verifying, nothing lost: ${verdict(results.posts.perSecond >= TARGETS.postsPerSecond && results.posts.lost === 0)}`);
-    log(`  verifications ≥ ${TARGETS.verificationsPerMinute}/min: ${verdict(results.verifications.perMinute >= TARGETS.verificationsPerMinute)}`);
-    log(`  GET p95 ≤ ${TARGETS.getP95Ms} ms: ${verdict(results.get.jsonfeed.p95 <= TARGETS.getP95Ms)} (first GET after a change: ${verdict(results.getAfterChange.p95 <= TARGETS.getP95Ms)})`);
+    log(
+      `  accepted POSTs ≥ ${TARGETS.postsPerSecond}/s while verifying, nothing lost: ${verdict(results.posts.perSecond >= TARGETS.postsPerSecond && results.posts.lost === 0)}`,
+    );
+    log(
+      `  verifications ≥ ${TARGETS.verificationsPerMinute}/min: ${verdict(results.verifications.perMinute >= TARGETS.verificationsPerMinute)}`,
+    );
+    log(
+      `  GET p95 ≤ ${TARGETS.getP95Ms} ms: ${verdict(results.get.jsonfeed.p95 <= TARGETS.getP95Ms)} (first GET after a change: ${verdict(results.getAfterChange.p95 <= TARGETS.getP95Ms)})`,
+    );
     if (process.argv.includes('--json')) console.log(JSON.stringify(results));
-    if (results.posts.lost !== 0 || results.verifications.lost !== 0 || (results.postsQueued?.lost ?? 0) !== 0) process.exitCode = 1;
+    if (
+      results.posts.lost !== 0 ||
+      results.verifications.lost !== 0 ||
+      (results.postsQueued?.lost ?? 0) !== 0
+    )
+      process.exitCode = 1;
   } finally {
     await server.ask('stop', 'stopped').catch(() => {});
     gateway.child.kill();

@@ -50,8 +50,13 @@ for (let from = 0; !seeded && from < SEEDED; from += 1000) {
       shownAtRev: 1,
       type: ['reply', 'like', 'repost', 'mention'][i % 4],
       url: source,
-      author: { name: `Person ${i}`, url: `https://s${i % 50}.example/`, photo: `https://s${i % 50}.example/p.jpg` },
-      contentHtml: i % 4 === 0 ? `<p>Reply number ${i}, with <a href="https://x.example/">a link</a>.</p>` : '',
+      author: {
+        name: `Person ${i}`,
+        url: `https://s${i % 50}.example/`,
+        photo: `https://s${i % 50}.example/p.jpg`,
+      },
+      contentHtml:
+        i % 4 === 0 ? `<p>Reply number ${i}, with <a href="https://x.example/">a link</a>.</p>` : '',
       contentText: i % 4 === 0 ? `Reply number ${i}, with a link.` : '',
       published: new Date(base + i * 60_000),
       publishedGiven: true,
@@ -66,27 +71,38 @@ for (let from = 0; !seeded && from < SEEDED; from += 1000) {
 if (!seeded) await store.collection('targets').insertOne({ _id: targetKey, rev: 1 });
 
 const bus = await platform.connectBus('memory:webmention-bench', { service: 'bench', logger });
-const running = await platform.startService(createWebmentionService({ runJobs: process.env.BENCH_RUN_JOBS !== '0' }), {
-  env: {
-    PUBLIC_URL: process.env.BENCH_PUBLIC_URL,
-    STORE_URL: storeUrl,
-    BUS_URL: 'memory:webmention-bench',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    OUTBOUND_ALLOW_HOSTS: 'localhost',
-    WEBMENTION_PER_SOURCE_HOST_PER_HOUR: '1000000000',
-    WEBMENTION_PER_IP_PER_HOUR: '1000000000',
-    WEBMENTION_READS_PER_IP_PER_MINUTE: '1000000000',
-    WEBMENTION_VERIFY_CONCURRENCY: process.env.BENCH_VERIFY_CONCURRENCY ?? '16',
+const running = await platform.startService(
+  createWebmentionService({ runJobs: process.env.BENCH_RUN_JOBS !== '0' }),
+  {
+    env: {
+      PUBLIC_URL: process.env.BENCH_PUBLIC_URL,
+      STORE_URL: storeUrl,
+      BUS_URL: 'memory:webmention-bench',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      OUTBOUND_ALLOW_HOSTS: 'localhost',
+      WEBMENTION_PER_SOURCE_HOST_PER_HOUR: '1000000000',
+      WEBMENTION_PER_IP_PER_HOUR: '1000000000',
+      WEBMENTION_READS_PER_IP_PER_MINUTE: '1000000000',
+      WEBMENTION_VERIFY_CONCURRENCY: process.env.BENCH_VERIFY_CONCURRENCY ?? '16',
+    },
+    store,
+    bus,
+    logger,
+    port: 0,
+    host: '127.0.0.1',
   },
-  store,
-  bus,
-  logger,
-  port: 0,
-  host: '127.0.0.1',
-});
+);
 const host = new URL(TARGET).hostname;
 await bus.publish(contracts.publishing.siteCreated, {
-  site: { id: 1, userId: 1, username: 'ada', host, url: `https://${host}/`, isDefault: true, createdAt: new Date().toISOString() },
+  site: {
+    id: 1,
+    userId: 1,
+    username: 'ada',
+    host,
+    url: `https://${host}/`,
+    isDefault: true,
+    createdAt: new Date().toISOString(),
+  },
 });
 for (let i = 0; i < 200 && !(await store.collection('sites').findOne({ _id: 1 })); i++) {
   await new Promise((r) => setTimeout(r, 20));
@@ -109,7 +125,9 @@ process.on('message', async (message) => {
         done: await count(jobs, { type, status: 'done' }),
         dead: await count(jobs, { type, status: 'dead' }),
         verified: await count(mentions, { status: 'verified', wmId: { $lt: 1_000_000 } }),
-        records: await count(mentions, { wmId: { $exists: false } }) + (await count(mentions, { wmId: { $lt: 1_000_000 } })),
+        records:
+          (await count(mentions, { wmId: { $exists: false } })) +
+          (await count(mentions, { wmId: { $lt: 1_000_000 } })),
       },
     });
   } else if (message === 'stop') {

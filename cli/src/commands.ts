@@ -203,8 +203,14 @@ export async function runAdminCommand(
       return print({}, () => `webmentions from ${host.toLowerCase()} are accepted again`);
     }
     case 'webmentions blocks': {
-      const res = await api.call<{ blocks: { host: string; created_at: string }[] }>('GET', '/admin/webmention/blocks');
-      return print(res, () => res.blocks.map((b) => `${b.host}\t${b.created_at}`).join('\n') || 'no blocked hosts');
+      const res = await api.call<{ blocks: { host: string; created_at: string }[] }>(
+        'GET',
+        '/admin/webmention/blocks',
+      );
+      return print(
+        res,
+        () => res.blocks.map((b) => `${b.host}\t${b.created_at}`).join('\n') || 'no blocked hosts',
+      );
     }
     default:
       throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}"`);

@@ -34,8 +34,18 @@ describeWithNats('webmention, multi-process over NATS', () => {
   beforeAll(async () => {
     nats = await startNatsServer();
     sources = await startSourceServer();
-    const common = { BUS_URL: nats.url, LOG_LEVEL: 'warn', PUBLIC_URL: 'http://murmur.test', HOST: '127.0.0.1' };
-    const ports = { webmention: await freePort(), feeds: await freePort(), gateway: await freePort(), internal: await freePort() };
+    const common = {
+      BUS_URL: nats.url,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'http://murmur.test',
+      HOST: '127.0.0.1',
+    };
+    const ports = {
+      webmention: await freePort(),
+      feeds: await freePort(),
+      gateway: await freePort(),
+      internal: await freePort(),
+    };
     const webmention = startChild('webmention', 'services/webmention/dist/main.js', {
       ...common,
       WEBMENTION_PORT: String(ports.webmention),
@@ -73,10 +83,27 @@ describeWithNats('webmention, multi-process over NATS', () => {
    */
   async function announce(): Promise<void> {
     await bus.publish(identity.userCreated, {
-      user: { id: 1, username: 'ada', email: 'ada@example.com', name: 'Ada', fullName: 'Ada', avatar: '', bio: '', createdAt: '2026-11-21T08:00:00+00:00' },
+      user: {
+        id: 1,
+        username: 'ada',
+        email: 'ada@example.com',
+        name: 'Ada',
+        fullName: 'Ada',
+        avatar: '',
+        bio: '',
+        createdAt: '2026-11-21T08:00:00+00:00',
+      },
     });
     await bus.publish(publishing.siteCreated, {
-      site: { id: 1, userId: 1, username: 'ada', host: 'ada.example', url: 'https://ada.example/', isDefault: true, createdAt: '2026-11-21T08:00:00+00:00' },
+      site: {
+        id: 1,
+        userId: 1,
+        username: 'ada',
+        host: 'ada.example',
+        url: 'https://ada.example/',
+        isDefault: true,
+        createdAt: '2026-11-21T08:00:00+00:00',
+      },
     });
   }
 
@@ -102,22 +129,32 @@ describeWithNats('webmention, multi-process over NATS', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: new URLSearchParams({ source, target: TARGET }).toString(),
       });
-    await eventually(async () => {
-      await announce();
-      const user = await sendOverWire(gatewayUrl, { method: 'GET', url: '/feeds/ada/webmentions.json' });
-      return user.statusCode === 200 && (await post()).statusCode === 202 ? true : undefined;
-    }, 15_000, 200);
+    await eventually(
+      async () => {
+        await announce();
+        const user = await sendOverWire(gatewayUrl, { method: 'GET', url: '/feeds/ada/webmentions.json' });
+        return user.statusCode === 200 && (await post()).statusCode === 202 ? true : undefined;
+      },
+      15_000,
+      200,
+    );
 
     const query = `/webmention?target=${encodeURIComponent(TARGET)}&format=jf2`;
     const entry = await eventually(async () => {
       const res = await sendOverWire(gatewayUrl, { method: 'GET', url: query });
       return (res.json() as { children: Record<string, unknown>[] }).children[0];
     }, 15_000);
-    expect(entry).toMatchObject({ 'wm-property': 'in-reply-to', 'wm-source': source, author: { type: 'card', name: 'Carol' } });
+    expect(entry).toMatchObject({
+      'wm-property': 'in-reply-to',
+      'wm-source': source,
+      author: { type: 'card', name: 'Carol' },
+    });
 
     const item = await eventually(async () => {
       const res = await sendOverWire(gatewayUrl, { method: 'GET', url: '/feeds/ada/webmentions.json' });
-      return res.statusCode === 200 ? (res.json() as { items: Record<string, unknown>[] }).items[0] : undefined;
+      return res.statusCode === 200
+        ? (res.json() as { items: Record<string, unknown>[] }).items[0]
+        : undefined;
     }, 15_000);
     expect(item).toMatchObject({ id: String(entry['wm-id']), url: source, content_text: 'Nice!' });
 

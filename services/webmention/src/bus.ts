@@ -18,12 +18,20 @@ export const GROUPS = {
 export async function wireBus(ctx: WebmentionContext): Promise<Subscription[]> {
   const { bus } = ctx;
   return Promise.all([
-    bus.subscribe(publishing.siteCreated, { durable: GROUPS.siteCreated }, (e) => applySiteEvent(ctx, 'created', e)),
-    bus.subscribe(publishing.siteUpdated, { durable: GROUPS.siteUpdated }, (e) => applySiteEvent(ctx, 'updated', e)),
+    bus.subscribe(publishing.siteCreated, { durable: GROUPS.siteCreated }, (e) =>
+      applySiteEvent(ctx, 'created', e),
+    ),
+    bus.subscribe(publishing.siteUpdated, { durable: GROUPS.siteUpdated }, (e) =>
+      applySiteEvent(ctx, 'updated', e),
+    ),
     bus.subscribe(publishing.postPublished, { durable: GROUPS.postPublished }, (e) =>
       applyPostEvent(ctx, 'published', e),
     ),
-    bus.subscribe(publishing.postUpdated, { durable: GROUPS.postUpdated }, (e) => applyPostEvent(ctx, 'updated', e)),
-    bus.subscribe(publishing.postDeleted, { durable: GROUPS.postDeleted }, (e) => applyPostEvent(ctx, 'deleted', e)),
+    bus.subscribe(publishing.postUpdated, { durable: GROUPS.postUpdated }, (e) =>
+      applyPostEvent(ctx, 'updated', e),
+    ),
+    bus.subscribe(publishing.postDeleted, { durable: GROUPS.postDeleted }, (e) =>
+      applyPostEvent(ctx, 'deleted', e),
+    ),
   ]);
 }

@@ -63,7 +63,9 @@ export function createWebmentionService(
         logger,
         service: 'webmention',
         now: () => clock.now(),
-        ...(options.outboxPollIntervalMs === undefined ? {} : { pollIntervalMs: options.outboxPollIntervalMs }),
+        ...(options.outboxPollIntervalMs === undefined
+          ? {}
+          : { pollIntervalMs: options.outboxPollIntervalMs }),
       });
       const ctx: WebmentionContext = {
         config,

@@ -11,11 +11,19 @@ describe('moderation', () => {
   let h: Harness;
   const lines: string[] = [];
   const cli = (...words: string[]) =>
-    runAdminCommand(adminClient(h.url, ADMIN_TOKEN), words[0]!, words[1], { user: words[2] }, { out: (l) => lines.push(l) });
-  const visible = async (target = ADA_POST) =>
-    ((await h.request('GET', `/webmention?target=${encodeURIComponent(target)}`)).json() as { items: { url: string }[] }).items.map(
-      (i) => i.url,
+    runAdminCommand(
+      adminClient(h.url, ADMIN_TOKEN),
+      words[0]!,
+      words[1],
+      { user: words[2] },
+      { out: (l) => lines.push(l) },
     );
+  const visible = async (target = ADA_POST) =>
+    (
+      (await h.request('GET', `/webmention?target=${encodeURIComponent(target)}`)).json() as {
+        items: { url: string }[];
+      }
+    ).items.map((i) => i.url);
 
   beforeAll(async () => {
     h = await startHarness({ gateway: true });
@@ -49,22 +57,32 @@ describe('moderation', () => {
 
   it('the operator API needs the admin token', async () => {
     expect((await h.request('PUT', '/admin/webmention/blocks/x.example')).statusCode).toBe(401);
-    expect((await h.request('PUT', '/admin/webmention/blocks/x.example', { token: h.tokens.ada })).statusCode).toBe(401);
-    expect((await h.request('PUT', '/admin/webmention/blocks/not_a_host!', { token: ADMIN_TOKEN })).statusCode).toBe(400);
+    expect(
+      (await h.request('PUT', '/admin/webmention/blocks/x.example', { token: h.tokens.ada })).statusCode,
+    ).toBe(401);
+    expect(
+      (await h.request('PUT', '/admin/webmention/blocks/not_a_host!', { token: ADMIN_TOKEN })).statusCode,
+    ).toBe(400);
   });
 
   it('a user lists the mentions of their own sites only', async () => {
     await verified('dave.example', '/d1');
-    const mine = (await h.request('GET', '/webmention/mine', { token: h.tokens.ada })).json() as { items: { source: string }[] };
+    const mine = (await h.request('GET', '/webmention/mine', { token: h.tokens.ada })).json() as {
+      items: { source: string }[];
+    };
     expect(mine.items.map((i) => i.source)).toContain(h.sources.url('dave.example', '/d1'));
-    const bobs = (await h.request('GET', '/webmention/mine', { token: h.tokens.bob })).json() as { items: unknown[] };
+    const bobs = (await h.request('GET', '/webmention/mine', { token: h.tokens.bob })).json() as {
+      items: unknown[];
+    };
     expect(bobs.items).toEqual([]);
     expect((await h.request('GET', '/webmention/mine')).statusCode).toBe(401);
   });
 
   it('a user removes a mention of their site; another user gets 404; a re-send does not bring it back', async () => {
     const item = await verified('dave.example', '/d2');
-    expect((await h.request('DELETE', `/webmention/${item.id}`, { token: h.tokens.bob })).statusCode).toBe(404);
+    expect((await h.request('DELETE', `/webmention/${item.id}`, { token: h.tokens.bob })).statusCode).toBe(
+      404,
+    );
     expect((await h.request('DELETE', '/webmention/999999', { token: h.tokens.ada })).statusCode).toBe(404);
     const res = await h.request('DELETE', `/webmention/${item.id}`, { token: h.tokens.ada });
     expect(res.statusCode).toBe(204);
@@ -78,12 +96,18 @@ describe('moderation', () => {
 
   it('a user blocks a source host for their own sites only', async () => {
     const bobPage = `${h.publicUrl}/sites/bob/2026/p.html`;
-    expect((await h.request('PUT', '/webmention/blocks/erin.example', { token: h.tokens.ada })).statusCode).toBe(200);
+    expect(
+      (await h.request('PUT', '/webmention/blocks/erin.example', { token: h.tokens.ada })).statusCode,
+    ).toBe(200);
     expect((await h.send(h.sources.url('erin.example', '/e1'), ADA_POST)).statusCode).toBe(400);
     await verified('erin.example', '/e2', bobPage);
-    const list = (await h.request('GET', '/webmention/blocks', { token: h.tokens.ada })).json() as { blocks: { host: string }[] };
+    const list = (await h.request('GET', '/webmention/blocks', { token: h.tokens.ada })).json() as {
+      blocks: { host: string }[];
+    };
     expect(list.blocks.map((b) => b.host)).toEqual(['erin.example']);
-    expect((await h.request('DELETE', '/webmention/blocks/erin.example', { token: h.tokens.ada })).statusCode).toBe(204);
+    expect(
+      (await h.request('DELETE', '/webmention/blocks/erin.example', { token: h.tokens.ada })).statusCode,
+    ).toBe(204);
     expect((await h.send(h.sources.url('erin.example', '/e1'), ADA_POST)).statusCode).toBe(202);
   });
 });

@@ -14,9 +14,24 @@ describe('GET /webmention', () => {
     h = await startHarness({ gateway: true });
     await withSites(h);
     const pages: Array<[string, string]> = [
-      ['/1', hEntry(`<a class="u-like-of" href="${ADA_POST}">like</a><span class="p-author h-card">Dave</span><time class="dt-published" datetime="2026-11-21T09:00:00Z">x</time>`)],
-      ['/2', hEntry(`<a class="u-in-reply-to" href="${ADA_POST}">re</a><span class="p-author h-card"><a class="p-name u-url" href="https://carol.example/">Carol</a><img class="u-photo" src="https://carol.example/c.jpg" alt=""></span><time class="dt-published" datetime="2026-11-21T08:30:00Z">x</time><div class="e-content"><p>Nice!</p></div>`)],
-      ['/3', hEntry(`<a href="${ADA_POST}">mention</a><time class="dt-published" datetime="2026-11-21T10:00:00Z">x</time><p class="e-content">Also</p>`)],
+      [
+        '/1',
+        hEntry(
+          `<a class="u-like-of" href="${ADA_POST}">like</a><span class="p-author h-card">Dave</span><time class="dt-published" datetime="2026-11-21T09:00:00Z">x</time>`,
+        ),
+      ],
+      [
+        '/2',
+        hEntry(
+          `<a class="u-in-reply-to" href="${ADA_POST}">re</a><span class="p-author h-card"><a class="p-name u-url" href="https://carol.example/">Carol</a><img class="u-photo" src="https://carol.example/c.jpg" alt=""></span><time class="dt-published" datetime="2026-11-21T08:30:00Z">x</time><div class="e-content"><p>Nice!</p></div>`,
+        ),
+      ],
+      [
+        '/3',
+        hEntry(
+          `<a href="${ADA_POST}">mention</a><time class="dt-published" datetime="2026-11-21T10:00:00Z">x</time><p class="e-content">Also</p>`,
+        ),
+      ],
     ];
     for (const [path, html] of pages) {
       h.sources.html('carol.example', path, html);
@@ -29,7 +44,12 @@ describe('GET /webmention', () => {
   afterAll(() => h.stop());
 
   it('GET without target → 400 {"error"}; an invalid target → 400; format=atom → 400', async () => {
-    for (const path of ['/webmention', '/webmention?target=notaurl', q(ADA_POST, '&format=atom'), q(ADA_POST, '&per-page=0')]) {
+    for (const path of [
+      '/webmention',
+      '/webmention?target=notaurl',
+      q(ADA_POST, '&format=atom'),
+      q(ADA_POST, '&per-page=0'),
+    ]) {
       const res = await h.request('GET', path);
       expect(res.statusCode).toBe(400);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -48,7 +68,9 @@ describe('GET /webmention', () => {
     expect(jsonFeedErrors(feed)).toEqual([]);
     expect(feed.title).toBe('Conversation');
     expect(feed.home_page_url).toBe(ADA_POST);
-    expect(feed.feed_url).toBe(`${h.publicUrl}/webmention?target=${encodeURIComponent(ADA_POST)}&format=jsonfeed`);
+    expect(feed.feed_url).toBe(
+      `${h.publicUrl}/webmention?target=${encodeURIComponent(ADA_POST)}&format=jsonfeed`,
+    );
     expect(feed.items.map((i: any) => i._service.type)).toEqual(['reply', 'like', 'mention']);
     const reply = feed.items[0];
     expect(typeof reply.id).toBe('string');
@@ -73,7 +95,12 @@ describe('GET /webmention', () => {
     const [reply, like, mention] = jf2.children;
     expect(reply).toMatchObject({
       type: 'entry',
-      author: { type: 'card', name: 'Carol', url: 'https://carol.example/', photo: 'https://carol.example/c.jpg' },
+      author: {
+        type: 'card',
+        name: 'Carol',
+        url: 'https://carol.example/',
+        photo: 'https://carol.example/c.jpg',
+      },
       url: sources[1],
       published: '2026-11-21T08:30:00+00:00',
       content: { html: '<p>Nice!</p>', text: 'Nice!' },
@@ -103,7 +130,11 @@ describe('GET /webmention', () => {
     expect(reply.properties.content).toEqual([{ html: '<p>Nice!</p>', value: 'Nice!' }]);
     expect(reply.properties.author[0]).toEqual({
       type: ['h-card'],
-      properties: { name: ['Carol'], url: ['https://carol.example/'], photo: ['https://carol.example/c.jpg'] },
+      properties: {
+        name: ['Carol'],
+        url: ['https://carol.example/'],
+        photo: ['https://carol.example/c.jpg'],
+      },
       value: 'Carol',
     });
   });
@@ -148,7 +179,9 @@ describe('GET /webmention', () => {
     const p1 = (await h.request('GET', q(ADA_POST, '&per-page=3&page=1'))).json() as any;
     expect(p0.items.map((i: any) => i.id)).toEqual(all.slice(0, 3));
     expect(p1.items.map((i: any) => i.id)).toEqual(all.slice(3));
-    expect(p0.next_url).toBe(`${h.publicUrl}/webmention?target=${encodeURIComponent(ADA_POST)}&format=jsonfeed&per-page=3&page=1`);
+    expect(p0.next_url).toBe(
+      `${h.publicUrl}/webmention?target=${encodeURIComponent(ADA_POST)}&format=jsonfeed&per-page=3&page=1`,
+    );
     expect(p1.next_url).toBeUndefined();
     expect(jsonFeedErrors(p0)).toEqual([]);
     const jf2 = (await h.request('GET', q(ADA_POST, '&format=jf2&per-page=2&page=1'))).json() as any;

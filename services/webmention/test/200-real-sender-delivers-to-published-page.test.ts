@@ -32,7 +32,13 @@ describe('a real sender', () => {
     });
     // Ada's site on a host of its own (the sender skips links to the source's own host, so the reply
     // lives on `localhost` and Ada's site on 127.0.0.1).
-    await h.addSite({ id: 3, userId: ADA.id, username: 'ada', host: `127.0.0.1:${h.sources.port}`, url: `http://127.0.0.1:${h.sources.port}/` });
+    await h.addSite({
+      id: 3,
+      userId: ADA.id,
+      username: 'ada',
+      host: `127.0.0.1:${h.sources.port}`,
+      url: `http://127.0.0.1:${h.sources.port}/`,
+    });
   });
   afterAll(() => h.stop());
 
@@ -54,9 +60,13 @@ describe('a real sender', () => {
       ),
     );
 
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [WM_BIN, source, '--send', '--limit', '1', '--debug'], {
-      timeout: 20_000,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [WM_BIN, source, '--send', '--limit', '1', '--debug'],
+      {
+        timeout: 20_000,
+      },
+    );
     expect(`${stdout}${stderr}`).not.toMatch(/error/i);
     // The sender's own account (its --debug log): it found our endpoint and got a 202.
     expect(stdout).toContain(`endpoint = ${h.publicUrl}/webmention`);
@@ -66,12 +76,21 @@ describe('a real sender', () => {
     expect(item.status).toBe('verified');
     expect(item.type).toBe('reply');
 
-    const q = (format: string) => h.request('GET', `/webmention?target=${encodeURIComponent(target)}&format=${format}`);
+    const q = (format: string) =>
+      h.request('GET', `/webmention?target=${encodeURIComponent(target)}&format=${format}`);
     const feed = (await q('jsonfeed')).json() as any;
     expect(feed.items).toHaveLength(1);
-    expect(feed.items[0]).toMatchObject({ id: String(item.id), content_text: 'Lovely post!', _service: { type: 'reply' } });
+    expect(feed.items[0]).toMatchObject({
+      id: String(item.id),
+      content_text: 'Lovely post!',
+      _service: { type: 'reply' },
+    });
     const jf2 = (await q('jf2')).json() as any;
-    expect(jf2.children[0]).toMatchObject({ 'wm-id': item.id, 'wm-property': 'in-reply-to', 'in-reply-to': target });
+    expect(jf2.children[0]).toMatchObject({
+      'wm-id': item.id,
+      'wm-property': 'in-reply-to',
+      'in-reply-to': target,
+    });
     const mf2 = (await q('mf2')).json() as any;
     expect(mf2.items[0].properties['in-reply-to']).toEqual([target]);
 
@@ -80,6 +99,10 @@ describe('a real sender', () => {
       const body = res.statusCode === 200 ? (res.json() as any) : undefined;
       return body?.items?.length === 1 ? body : undefined;
     }, 8000);
-    expect(webmentions.items[0]).toMatchObject({ id: String(item.id), url: source, _service: { type: 'reply', target } });
+    expect(webmentions.items[0]).toMatchObject({
+      id: String(item.id),
+      url: source,
+      _service: { type: 'reply', target },
+    });
   }, 30_000);
 });

@@ -23,7 +23,11 @@ describe('sending webmentions for our posts', () => {
     h.sources.requests.filter((r) => r.method === 'POST' && r.host === B && r.path === path);
 
   /** Publishes a post linking `links`; waits until each expected endpoint got its POST. */
-  async function publishLinking(links: string[], verb: 'published' | 'updated' | 'deleted' = 'published', id = ++postId) {
+  async function publishLinking(
+    links: string[],
+    verb: 'published' | 'updated' | 'deleted' = 'published',
+    id = ++postId,
+  ) {
     await h.postEvent(verb, {
       id,
       userId: 1,
@@ -40,16 +44,31 @@ describe('sending webmentions for our posts', () => {
   const cases: Array<[string, Answer, string]> = [
     ['Link header, relative URL', { headers: { link: '</ep/1>; rel=webmention' } }, '/ep/1'],
     ['Link header, absolute URL', { headers: { link: `<${'ABS'}/ep/2>; rel="webmention"` } }, '/ep/2'],
-    ['<link> tag, relative URL', { body: '<html><head><link rel="webmention" href="/ep/3"></head></html>' }, '/ep/3'],
+    [
+      '<link> tag, relative URL',
+      { body: '<html><head><link rel="webmention" href="/ep/3"></head></html>' },
+      '/ep/3',
+    ],
     ['<link> tag, absolute URL', { body: '<link rel="webmention" href="ABS/ep/4">' }, '/ep/4'],
     ['<a> tag, relative URL', { body: '<p><a rel="webmention" href="/ep/5">ep</a></p>' }, '/ep/5'],
     ['<a> tag, absolute URL', { body: '<p><a rel="webmention" href="ABS/ep/6">ep</a></p>' }, '/ep/6'],
     ['Link header with strange casing', { headers: { LinK: '</ep/7>; REL="WebMention"' } }, '/ep/7'],
-    ['multiple rel values on a <link>', { body: '<link rel="webmention somethingelse" href="/ep/8">' }, '/ep/8'],
-    ['multiple rel values in a Link header', { headers: { link: '</ep/9>; rel="webmention somethingelse"' } }, '/ep/9'],
+    [
+      'multiple rel values on a <link>',
+      { body: '<link rel="webmention somethingelse" href="/ep/8">' },
+      '/ep/8',
+    ],
+    [
+      'multiple rel values in a Link header',
+      { headers: { link: '</ep/9>; rel="webmention somethingelse"' } },
+      '/ep/9',
+    ],
     [
       'several endpoints: the Link header wins over the HTML',
-      { headers: { link: '</ep/10>; rel="other", </ep/10b>; rel="webmention"' }, body: '<link rel="webmention" href="/ep/10-wrong">' },
+      {
+        headers: { link: '</ep/10>; rel="other", </ep/10b>; rel="webmention"' },
+        body: '<link rel="webmention" href="/ep/10-wrong">',
+      },
       '/ep/10b',
     ],
     [
@@ -62,9 +81,24 @@ describe('sending webmentions for our posts', () => {
       { body: '<!-- <link rel="webmention" href="/ep/12-wrong"> --><link rel="webmention" href="/ep/12">' },
       '/ep/12',
     ],
-    ['rel="not-webmention" is not the endpoint', { headers: { link: '</ep/13-wrong>; rel="not-webmention"' }, body: '<link rel="webmention" href="/ep/13">' }, '/ep/13'],
-    ['an endpoint with a query string keeps it', { body: '<link rel="webmention" href="/ep/14?version=1&a=b">' }, '/ep/14?version=1&a=b'],
-    ['<link> without href is skipped', { body: '<link rel="webmention"><a rel="webmention" href="/ep/15">x</a>' }, '/ep/15'],
+    [
+      'rel="not-webmention" is not the endpoint',
+      {
+        headers: { link: '</ep/13-wrong>; rel="not-webmention"' },
+        body: '<link rel="webmention" href="/ep/13">',
+      },
+      '/ep/13',
+    ],
+    [
+      'an endpoint with a query string keeps it',
+      { body: '<link rel="webmention" href="/ep/14?version=1&a=b">' },
+      '/ep/14?version=1&a=b',
+    ],
+    [
+      '<link> without href is skipped',
+      { body: '<link rel="webmention"><a rel="webmention" href="/ep/15">x</a>' },
+      '/ep/15',
+    ],
   ];
 
   it.each(cases)('%s', async (name, answer, endpointPath) => {
@@ -81,13 +115,18 @@ describe('sending webmentions for our posts', () => {
     const { permalink } = await publishLinking([pageUrl(page)]);
     const hit = await received(endpointPath);
     expect(hit.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(new URLSearchParams(hit.body))).toEqual({ source: permalink, target: pageUrl(page) });
+    expect(Object.fromEntries(new URLSearchParams(hit.body))).toEqual({
+      source: permalink,
+      target: pageUrl(page),
+    });
     expect(h.sources.requests.some((r) => r.path.includes('-wrong'))).toBe(false);
   });
 
   it('an empty href is the page itself', async () => {
     const page = '/discover/empty-href';
-    h.sources.set(B, page, (req) => (req.method === 'POST' ? { status: 202 } : { body: '<link rel="webmention" href="">' }));
+    h.sources.set(B, page, (req) =>
+      req.method === 'POST' ? { status: 202 } : { body: '<link rel="webmention" href="">' },
+    );
     const { permalink } = await publishLinking([pageUrl(page)]);
     const hit = await received(page);
     expect(new URLSearchParams(hit.body).get('source')).toBe(permalink);
@@ -129,7 +168,9 @@ describe('sending webmentions for our posts', () => {
     const sends = h.store.collection('sends');
     const records = await eventually(async () => {
       const list = await sends.find({ postId: id });
-      return list.length === 2 && list.every((s) => s.status !== 'queued' && s.status !== 'retrying') ? list : undefined;
+      return list.length === 2 && list.every((s) => s.status !== 'queued' && s.status !== 'retrying')
+        ? list
+        : undefined;
     });
     expect(Object.fromEntries(records.map((r) => [r.target, r.status]))).toEqual({
       [pageUrl('/r/page')]: 'sent',

@@ -55,20 +55,29 @@ describe('verification: parsing the source', () => {
   });
 
   it('no response property → mention; a plain link to the target in the content', async () => {
-    const m = await verified('/mention', hEntry(`<div class="e-content">Read <a href="${ADA_POST}">this</a></div>`));
+    const m = await verified(
+      '/mention',
+      hEntry(`<div class="e-content">Read <a href="${ADA_POST}">this</a></div>`),
+    );
     expect(m.data.type).toBe('mention');
     expect(m.data.published).toBeNull();
   });
 
   it('author fallbacks: a URL author, the h-feed author, rel=author, then the source host', async () => {
-    const byUrl = await verified('/au1', hEntry(`<a class="u-author" href="https://dave.example/">x</a><a href="${ADA_POST}">t</a>`));
+    const byUrl = await verified(
+      '/au1',
+      hEntry(`<a class="u-author" href="https://dave.example/">x</a><a href="${ADA_POST}">t</a>`),
+    );
     expect(byUrl.data.author).toEqual({ name: 'dave.example', url: 'https://dave.example/' });
     const byFeed = await verified(
       '/au2',
       `<div class="h-feed"><span class="p-author h-card">Feed Author</span><div class="h-entry"><a href="${ADA_POST}">t</a></div></div>`,
     );
     expect(byFeed.data.author.name).toBe('Feed Author');
-    const byRel = await verified('/au3', `<link rel="author" href="https://erin.example/me">${hEntry(`<a href="${ADA_POST}">t</a>`)}`);
+    const byRel = await verified(
+      '/au3',
+      `<link rel="author" href="https://erin.example/me">${hEntry(`<a href="${ADA_POST}">t</a>`)}`,
+    );
     expect(byRel.data.author).toEqual({ name: 'erin.example', url: 'https://erin.example/me' });
     const byHost = await verified('/au4', `<title>Plain page</title><a href="${ADA_POST}">t</a>`);
     expect(byHost.data.author.name).toBe(`carol.example:${h.sources.port}`);
@@ -78,13 +87,18 @@ describe('verification: parsing the source', () => {
   it('<script> in the source’s e-content never reaches any output', async () => {
     const evil = await verified(
       '/evil',
-      hEntry(`<a href="${ADA_POST}">t</a><div class="e-content"><p onclick="x()">Hi<script>alert("pwned")</script></p><img src="javascript:alert(1)"></div>`),
+      hEntry(
+        `<a href="${ADA_POST}">t</a><div class="e-content"><p onclick="x()">Hi<script>alert("pwned")</script></p><img src="javascript:alert(1)"></div>`,
+      ),
     );
     for (const text of [evil.data.contentHtml, evil.data.contentText]) {
       expect(text).not.toMatch(/script|pwned|onclick|javascript:/);
     }
     for (const format of ['jsonfeed', 'jf2', 'mf2']) {
-      const res = await h.request('GET', `/webmention?target=${encodeURIComponent(ADA_POST)}&format=${format}`);
+      const res = await h.request(
+        'GET',
+        `/webmention?target=${encodeURIComponent(ADA_POST)}&format=${format}`,
+      );
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('Hi');
       expect(res.body).not.toMatch(/<script|pwned|onclick|javascript:/);
@@ -93,7 +107,10 @@ describe('verification: parsing the source', () => {
 
   it('content over 2,000 characters is cut at a word boundary with "…"', async () => {
     const long = Array.from({ length: 600 }, (_, i) => `word${i}`).join(' ');
-    const m = await verified('/long', hEntry(`<a href="${ADA_POST}">t</a><div class="e-content"><p><b>${long}</b></p></div>`));
+    const m = await verified(
+      '/long',
+      hEntry(`<a href="${ADA_POST}">t</a><div class="e-content"><p><b>${long}</b></p></div>`),
+    );
     expect(m.data.contentText.length).toBeLessThanOrEqual(2001);
     expect(m.data.contentText.endsWith('…')).toBe(true);
     expect(m.data.contentText).toMatch(/word\d+…$/);
@@ -101,17 +118,23 @@ describe('verification: parsing the source', () => {
   });
 
   it('re-verifying an unchanged source emits no isNew event and keeps the wm-id; an edit is not new', async () => {
-    const page = hEntry(`<a class="u-in-reply-to" href="${ADA_POST}">re</a><div class="e-content">First</div>`);
+    const page = hEntry(
+      `<a class="u-in-reply-to" href="${ADA_POST}">re</a><div class="e-content">First</div>`,
+    );
     const first = await verified('/again', page);
     const source = h.sources.url('carol.example', '/again');
     const count = () => h.verified.filter((e) => e.data.source === source).length;
     const before = count();
     expect((await h.send(source, ADA_POST)).statusCode).toBe(202);
-    await eventually(async () => ((await h.jobsOf('webmention.mention.verify')).every((j) => j.status === 'done') ? true : undefined));
+    await eventually(async () =>
+      (await h.jobsOf('webmention.mention.verify')).every((j) => j.status === 'done') ? true : undefined,
+    );
 
     h.sources.html('carol.example', '/again', page.replace('First', 'Edited'));
     expect((await h.send(source, ADA_POST)).statusCode).toBe(202);
-    const edited = await eventually(async () => h.verified.find((e) => e.data.source === source && e.data.contentText === 'Edited'));
+    const edited = await eventually(async () =>
+      h.verified.find((e) => e.data.source === source && e.data.contentText === 'Edited'),
+    );
     expect(edited.data.id).toBe(first.data.id);
     expect(edited.data.isNew).toBe(false);
     // The outbox relays oldest first: anything the unchanged run had announced would be here by now.

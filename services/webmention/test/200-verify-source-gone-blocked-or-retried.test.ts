@@ -16,7 +16,9 @@ describe('verification: sources that change, vanish, redirect or fail', () => {
   });
   afterAll(() => h.stop());
 
-  const replyPage = hEntry(`<a class="u-in-reply-to" href="${ADA_POST}">re</a><div class="e-content">Hi</div>`);
+  const replyPage = hEntry(
+    `<a class="u-in-reply-to" href="${ADA_POST}">re</a><div class="e-content">Hi</div>`,
+  );
   const visibleIds = async () => {
     const res = await h.request('GET', `/webmention?target=${encodeURIComponent(ADA_POST)}`);
     return (res.json() as { items: { id: string }[] }).items.map((i) => i.id);
@@ -73,7 +75,10 @@ describe('verification: sources that change, vanish, redirect or fail', () => {
     await new Promise<void>((resolve) => forbidden.listen(0, '127.0.0.2', resolve));
     try {
       const port = (forbidden.address() as AddressInfo).port;
-      h.sources.set('carol.example', '/redirect', { status: 302, headers: { location: `http://127.0.0.2:${port}/x` } });
+      h.sources.set('carol.example', '/redirect', {
+        status: 302,
+        headers: { location: `http://127.0.0.2:${port}/x` },
+      });
       const source = h.sources.url('carol.example', '/redirect');
       await h.send(source, ADA_POST);
       const item = await h.waitForStatus(source, ADA_POST, ['blocked', 'verified', 'failed']);
@@ -87,7 +92,10 @@ describe('verification: sources that change, vanish, redirect or fail', () => {
 
   it('a stored mention whose source now redirects to a private address is removed', async () => {
     const { source, id } = await verifiedOnce('/turned');
-    h.sources.set('carol.example', '/turned', { status: 301, headers: { location: 'http://127.0.0.2:8080/' } });
+    h.sources.set('carol.example', '/turned', {
+      status: 301,
+      headers: { location: 'http://127.0.0.2:8080/' },
+    });
     await h.send(source, ADA_POST);
     await h.waitForStatus(source, ADA_POST, ['blocked']);
     await eventually(async () => h.deleted.find((e) => e.data.id === id));
@@ -95,14 +103,24 @@ describe('verification: sources that change, vanish, redirect or fail', () => {
 
   it('a source over 1 MB is read only up to 1 MB: a link past it is not found, one before it is', async () => {
     const pad = `<p>${'x'.repeat(1100 * 1024)}</p>`;
-    h.sources.html('carol.example', '/huge-late', `<html><body>${pad}<a href="${ADA_POST}">late</a></body></html>`);
-    h.sources.html('carol.example', '/huge-early', `<html><body><a href="${ADA_POST}">early</a>${pad}${pad}</body></html>`);
+    h.sources.html(
+      'carol.example',
+      '/huge-late',
+      `<html><body>${pad}<a href="${ADA_POST}">late</a></body></html>`,
+    );
+    h.sources.html(
+      'carol.example',
+      '/huge-early',
+      `<html><body><a href="${ADA_POST}">early</a>${pad}${pad}</body></html>`,
+    );
     const late = h.sources.url('carol.example', '/huge-late');
     const early = h.sources.url('carol.example', '/huge-early');
     await h.send(late, ADA_POST);
     await h.send(early, ADA_POST);
     expect((await h.waitForStatus(late, ADA_POST, ['no_link', 'verified', 'failed'])).status).toBe('no_link');
-    expect((await h.waitForStatus(early, ADA_POST, ['no_link', 'verified', 'failed'])).status).toBe('verified');
+    expect((await h.waitForStatus(early, ADA_POST, ['no_link', 'verified', 'failed'])).status).toBe(
+      'verified',
+    );
   });
 
   it('other 4xx → source_not_found, not retried', async () => {
@@ -128,7 +146,9 @@ describe('verification: sources that change, vanish, redirect or fail', () => {
 
   it('429 is retried too, and a later success verifies', async () => {
     let calls = 0;
-    h.sources.set('carol.example', '/busy', () => (++calls < 3 ? { status: 429, body: 'slow down' } : { body: replyPage }));
+    h.sources.set('carol.example', '/busy', () =>
+      ++calls < 3 ? { status: 429, body: 'slow down' } : { body: replyPage },
+    );
     const source = h.sources.url('carol.example', '/busy');
     await h.send(source, ADA_POST);
     await h.waitForStatus(source, ADA_POST, ['verified']);
@@ -161,7 +181,8 @@ describe('verification: politeness', () => {
     await h.send(h.sources.url('dave.example', '/other'), ADA_POST);
     const other = await h.waitForStatus(h.sources.url('dave.example', '/other'), ADA_POST, ['verified']);
     expect(other.status).toBe('verified');
-    for (let i = 0; i < 4; i++) await h.waitForStatus(h.sources.url('erin.example', `/p/${i}`), ADA_POST, ['verified']);
+    for (let i = 0; i < 4; i++)
+      await h.waitForStatus(h.sources.url('erin.example', `/p/${i}`), ADA_POST, ['verified']);
     expect(most).toBe(1);
   });
 });

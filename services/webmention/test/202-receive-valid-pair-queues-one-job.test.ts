@@ -52,14 +52,19 @@ describe('POST /webmention accepted', () => {
       method: 'POST',
       url: '/webmention?version=1',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ source: h.sources.url('dave.example', '/v'), target: ADA_POST }).toString(),
+      payload: new URLSearchParams({
+        source: h.sources.url('dave.example', '/v'),
+        target: ADA_POST,
+      }).toString(),
     });
     expect(res.statusCode).toBe(202);
   });
 
   it('accepts a target with #frag on a user site, and any URL on a site on its own host', async () => {
     expect((await h.send(h.sources.url('erin.example', '/a'), `${ADA_POST}#comments`)).statusCode).toBe(202);
-    expect((await h.send(h.sources.url('erin.example', '/b'), 'http://ada.example/about')).statusCode).toBe(202);
+    expect((await h.send(h.sources.url('erin.example', '/b'), 'http://ada.example/about')).statusCode).toBe(
+      202,
+    );
   });
 
   it('accepts a URL under a site served at the public URL, and refuses another path there', async () => {
@@ -71,7 +76,12 @@ describe('POST /webmention accepted', () => {
   });
 
   it('accepts a known post permalink', async () => {
-    await h.postEvent('published', { id: 9, userId: 2, url: 'https://elsewhere.example/p/9', contentHtml: '<p>hi</p>' });
+    await h.postEvent('published', {
+      id: 9,
+      userId: 2,
+      url: 'https://elsewhere.example/p/9',
+      contentHtml: '<p>hi</p>',
+    });
     const { eventually } = await import('@murmur/platform/testing');
     await eventually(async () => {
       const res = await h.send(h.sources.url('erin.example', '/p9'), 'https://elsewhere.example/p/9');

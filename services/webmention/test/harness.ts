@@ -14,15 +14,35 @@ import {
   type RunningService,
   type Store,
 } from '@murmur/platform';
-import { eventually, freePort, sendOverWire, startFakeIdentity, testLogger, type WireResponse } from '@murmur/platform/testing';
+import {
+  eventually,
+  freePort,
+  sendOverWire,
+  startFakeIdentity,
+  testLogger,
+  type WireResponse,
+} from '@murmur/platform/testing';
 import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
 import { createFeedsService } from '@murmur/feeds';
-import { createWebmentionService, type WebmentionConfig, type WebmentionServiceOptions } from '../src/index.js';
+import {
+  createWebmentionService,
+  type WebmentionConfig,
+  type WebmentionServiceOptions,
+} from '../src/index.js';
 import { startSourceServer, type SourceServer } from './sources.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 /** Host names the source server answers for (resolved to 127.0.0.1, allowed by OUTBOUND_ALLOW_HOSTS). */
-export const SOURCE_HOSTS = ['carol.example', 'dave.example', 'erin.example', 'spam.example', 'slow.example', 'ada.example', 'bob.example', 'localhost'];
+export const SOURCE_HOSTS = [
+  'carol.example',
+  'dave.example',
+  'erin.example',
+  'spam.example',
+  'slow.example',
+  'ada.example',
+  'bob.example',
+  'localhost',
+];
 
 export interface Harness {
   /** The gateway, or the service itself with `gateway: false`. */
@@ -37,10 +57,21 @@ export interface Harness {
   /** Announces a site as publishing would and waits until the service knows it. */
   addSite(site: { id: number; userId: number; username: string; host: string; url: string }): Promise<void>;
   /** Announces a post as publishing would (no wait). */
-  postEvent(verb: 'published' | 'updated' | 'deleted', post: { id: number; userId: number; url: string; contentHtml: string }): Promise<void>;
+  postEvent(
+    verb: 'published' | 'updated' | 'deleted',
+    post: { id: number; userId: number; url: string; contentHtml: string },
+  ): Promise<void>;
   /** POST /webmention as a form, as senders do. */
-  send(source: string, target: string, extra?: { headers?: Record<string, string>; ip?: string }): Promise<WireResponse>;
-  request(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<WireResponse>;
+  send(
+    source: string,
+    target: string,
+    extra?: { headers?: Record<string, string>; ip?: string },
+  ): Promise<WireResponse>;
+  request(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<WireResponse>;
   /** The stored record of a pair (status, visibility), as GET /webmention/mine shows it. */
   statusOf(source: string, target: string, token?: string): Promise<MineItem | undefined>;
   /** Waits until the pair's status is one of `statuses`. */
@@ -141,7 +172,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
   if (useGateway) {
-    const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', PUBLIC_URL: publicUrl });
+    const config = loadConfig(gatewayConfigSchema, {
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+      PUBLIC_URL: publicUrl,
+    });
     gateway = await createGateway({
       config,
       targets: { webmention: service.url, ...(feedsUrl ? { feeds: feedsUrl } : {}) },
@@ -175,7 +209,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     for (const t of token ? [token] : ['ada-app-token', 'bob-app-token']) {
       const res = await request('GET', '/webmention/mine', { token: t });
       if (res.statusCode !== 200) throw new Error(`GET /webmention/mine: ${res.statusCode} ${res.body}`);
-      const item = (res.json() as { items: MineItem[] }).items.find((i) => i.source === source && i.target === target);
+      const item = (res.json() as { items: MineItem[] }).items.find(
+        (i) => i.source === source && i.target === target,
+      );
       if (item) return item;
     }
     return undefined;
@@ -198,7 +234,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await eventually(async () => (await store.collection('sites').findOne({ _id: site.id })) ?? undefined);
     },
     async postEvent(verb, post) {
-      const defs = { published: publishing.postPublished, updated: publishing.postUpdated, deleted: publishing.postDeleted };
+      const defs = {
+        published: publishing.postPublished,
+        updated: publishing.postUpdated,
+        deleted: publishing.postDeleted,
+      };
       await bus.publish(defs[verb], {
         id: post.id,
         userId: post.userId,
@@ -231,11 +271,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           return last && statuses.includes(last.status) ? last : undefined;
         }, timeoutMs);
       } catch (err) {
-        throw new Error(`status never became ${statuses.join('/')}; last: ${JSON.stringify(last)}`, { cause: err });
+        throw new Error(`status never became ${statuses.join('/')}; last: ${JSON.stringify(last)}`, {
+          cause: err,
+        });
       }
     },
     async jobsOf(type) {
-      return (await store.collection('jobs').find({ type })) as unknown as { status: string; attempts: number }[];
+      return (await store.collection('jobs').find({ type })) as unknown as {
+        status: string;
+        attempts: number;
+      }[];
     },
     async stop() {
       for (const r of recorders) await r.unsubscribe();
@@ -252,7 +297,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
 /** Ada's site on its own host, and Bob's under the public URL. */
 export async function withSites(h: Harness): Promise<void> {
-  await h.addSite({ id: 1, userId: ADA.id, username: 'ada', host: 'ada.example', url: 'https://ada.example/' });
+  await h.addSite({
+    id: 1,
+    userId: ADA.id,
+    username: 'ada',
+    host: 'ada.example',
+    url: 'https://ada.example/',
+  });
   await h.addSite({
     id: 2,
     userId: BOB.id,

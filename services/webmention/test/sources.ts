@@ -47,10 +47,14 @@ export async function startSourceServer(): Promise<SourceServer> {
       };
       requests.push(received);
       const route = routes.get(`${host}${received.path}`);
-      const answer = typeof route === 'function' ? route(received) : (route ?? { status: 404, body: 'not found' });
+      const answer =
+        typeof route === 'function' ? route(received) : (route ?? { status: 404, body: 'not found' });
       const send = () => {
         if (res.destroyed) return;
-        res.writeHead(answer.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...answer.headers });
+        res.writeHead(answer.status ?? 200, {
+          'content-type': 'text/html; charset=utf-8',
+          ...answer.headers,
+        });
         res.end(answer.body ?? '');
       };
       if (answer.delayMs) setTimeout(send, answer.delayMs).unref();

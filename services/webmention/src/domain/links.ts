@@ -163,7 +163,8 @@ export function outgoingLinks(html: string, base: string): string[] {
       onopentag(name, attrs) {
         if (name === 'a' && attrs.href !== undefined) {
           const url = resolve(attrs.href, base);
-          if (url !== undefined && /^https?:$/.test(new URL(url).protocol)) links.push(withoutFragment(new URL(url)));
+          if (url !== undefined && /^https?:$/.test(new URL(url).protocol))
+            links.push(withoutFragment(new URL(url)));
         }
       },
     },

@@ -92,7 +92,9 @@ export function mf2Document(mentions: MentionDoc[]) {
     items: mentions.map((m) => {
       const a = authorOf(m);
       const content =
-        m.contentHtml || m.contentText ? [{ html: m.contentHtml ?? '', value: m.contentText ?? '' }] : undefined;
+        m.contentHtml || m.contentText
+          ? [{ html: m.contentHtml ?? '', value: m.contentText ?? '' }]
+          : undefined;
       const card = {
         type: ['h-card'],
         properties: {

@@ -16,12 +16,17 @@ export function checkHost(raw: string): string {
   return host;
 }
 
-async function hide(ctx: WebmentionContext, doc: MentionDoc, status: 'removed_by_owner' | 'blocked'): Promise<void> {
+async function hide(
+  ctx: WebmentionContext,
+  doc: MentionDoc,
+  status: 'removed_by_owner' | 'blocked',
+): Promise<void> {
   const now = ctx.clock.now();
   const rev = doc.rev + 1;
   const set: Partial<MentionDoc> = { visible: false, status, rev, updatedAt: now };
   if (status === 'removed_by_owner') set.removedByOwner = true;
-  if (!(await ctx.store.updateMention(doc._id, doc.rev, set, ['contentHtml', 'contentText', 'fingerprint']))) return;
+  if (!(await ctx.store.updateMention(doc._id, doc.rev, set, ['contentHtml', 'contentText', 'fingerprint'])))
+    return;
   if (doc.visible) {
     await ctx.store.bumpTarget(doc.targetKey);
     await recordDeleted(ctx, { ...doc, ...set } as MentionDoc);
@@ -54,14 +59,22 @@ export async function removeMention(ctx: WebmentionContext, userId: number, wmId
   await hide(ctx, doc, 'removed_by_owner');
 }
 
-export async function blockHost(ctx: WebmentionContext, hostText: string, userId: number | null): Promise<{ host: string }> {
+export async function blockHost(
+  ctx: WebmentionContext,
+  hostText: string,
+  userId: number | null,
+): Promise<{ host: string }> {
   const host = checkHost(hostText);
   await ctx.store.block(host, userId, ctx.clock.now());
   for (const doc of await ctx.store.visibleFromHost(host, userId)) await hide(ctx, doc, 'blocked');
   return { host };
 }
 
-export async function unblockHost(ctx: WebmentionContext, hostText: string, userId: number | null): Promise<void> {
+export async function unblockHost(
+  ctx: WebmentionContext,
+  hostText: string,
+  userId: number | null,
+): Promise<void> {
   const host = checkHost(hostText);
   if (!(await ctx.store.unblock(host, userId))) throw notFound('That host is not blocked.');
 }

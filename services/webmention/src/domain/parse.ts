@@ -82,7 +82,21 @@ function entryOf(items: Item[]): { entry: Item; feed: Item | undefined } | undef
   return undefined;
 }
 
-const BLOCKS = new Set(['p', 'div', 'br', 'li', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr']);
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'br',
+  'li',
+  'blockquote',
+  'pre',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+]);
 
 /** The text of sanitised HTML, block boundaries as spaces, whitespace collapsed. */
 export function textOf(html: string): string {
@@ -159,7 +173,9 @@ export function parseHtmlMention(
   }
   const { entry, feed } = found;
   const author =
-    authorFrom(first(entry, 'author')) ?? (feed ? authorFrom(first(feed, 'author')) : undefined) ?? fallbackAuthor();
+    authorFrom(first(entry, 'author')) ??
+    (feed ? authorFrom(first(feed, 'author')) : undefined) ??
+    fallbackAuthor();
   const type = typeOf(entry, target);
 
   let contentHtml = '';

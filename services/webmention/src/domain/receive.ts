@@ -42,7 +42,8 @@ export async function checkPair(
   const target = checkHttpUrl('target', rawTarget);
   if (!target.ok) throw badRequest(target.reason, 'target');
   const refusal = literalAddressRefusal(source.url);
-  if (refusal !== undefined) throw badRequest('source must not be a loopback, private or link-local address', 'source');
+  if (refusal !== undefined)
+    throw badRequest('source must not be a loopback, private or link-local address', 'source');
 
   const sourceUrl = withoutFragment(source.url);
   const targetUrl = withoutFragment(target.url);
@@ -78,5 +79,10 @@ export async function receive(ctx: WebmentionContext, params: Record<string, unk
     ctx.clock.now(),
   );
   // The key makes a second POST of the pair return the pending job instead of adding one.
-  await enqueueJob(ctx.jobs, verifyMentionJob, { source: pair.source, target: pair.target }, { key: `verify:${id}` });
+  await enqueueJob(
+    ctx.jobs,
+    verifyMentionJob,
+    { source: pair.source, target: pair.target },
+    { key: `verify:${id}` },
+  );
 }

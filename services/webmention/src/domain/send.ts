@@ -26,7 +26,14 @@ export async function queueSends(
 ): Promise<void> {
   for (const target of targets) {
     const id = pairId(permalink, target);
-    await ctx.store.recordSend({ _id: id, postId, source: permalink, target, status: 'queued', updatedAt: ctx.clock.now() });
+    await ctx.store.recordSend({
+      _id: id,
+      postId,
+      source: permalink,
+      target,
+      status: 'queued',
+      updatedAt: ctx.clock.now(),
+    });
     await enqueueJob(ctx.jobs, sendMentionJob, { postId, source: permalink, target }, { key: `send:${id}` });
   }
 }
@@ -46,7 +53,11 @@ async function fetchOrOutcome(
     return await ctx.fetcher.fetch(url, request);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (err instanceof FetchBlockedError || err instanceof FetchRedirectError || err instanceof FetchTooLargeError) {
+    if (
+      err instanceof FetchBlockedError ||
+      err instanceof FetchRedirectError ||
+      err instanceof FetchTooLargeError
+    ) {
       return { status: 'refused', lastError: message };
     }
     throw new RetrySend(message);
@@ -54,7 +65,10 @@ async function fetchOrOutcome(
 }
 
 /** The target's webmention endpoint, or undefined when it advertises none. */
-export async function discoverEndpoint(ctx: WebmentionContext, target: string): Promise<string | Outcome | undefined> {
+export async function discoverEndpoint(
+  ctx: WebmentionContext,
+  target: string,
+): Promise<string | Outcome | undefined> {
   // The same limits as a source: a huge page is read up to 1 MB (the endpoint is in its head or headers).
   const res = await fetchOrOutcome(ctx, target, { ...FETCH_LIMITS.webmention, accept: PAGE_ACCEPT });
   if (!('body' in res)) return res;
@@ -81,7 +95,12 @@ async function deliver(ctx: WebmentionContext, source: string, target: string): 
   if (!('body' in res)) return { ...res, endpoint };
   if (res.status === 429 || res.status >= 500) throw new RetrySend(`endpoint answered ${res.status}`);
   if (res.status >= 200 && res.status < 300) return { status: 'sent', endpoint, responseStatus: res.status };
-  return { status: 'refused', endpoint, responseStatus: res.status, lastError: `endpoint answered ${res.status}` };
+  return {
+    status: 'refused',
+    endpoint,
+    responseStatus: res.status,
+    lastError: `endpoint answered ${res.status}`,
+  };
 }
 
 export async function sendMention(
@@ -92,7 +111,14 @@ export async function sendMention(
   job: Pick<Job, 'attempts' | 'maxAttempts'>,
 ): Promise<void> {
   const record = (o: Outcome) =>
-    ctx.store.recordSend({ _id: pairId(source, target), postId, source, target, ...o, updatedAt: ctx.clock.now() });
+    ctx.store.recordSend({
+      _id: pairId(source, target),
+      postId,
+      source,
+      target,
+      ...o,
+      updatedAt: ctx.clock.now(),
+    });
   try {
     await record(await deliver(ctx, source, target));
   } catch (err) {

@@ -6,7 +6,10 @@ import type { WebmentionContext } from './context.js';
 import { schemelessKey } from './urls.js';
 
 /** Orders events of one entity: the event time, ties broken by kind (created < updated < deleted). */
-export function revisionOf(occurredAt: string, kind: 'created' | 'updated' | 'deleted' | 'published'): string {
+export function revisionOf(
+  occurredAt: string,
+  kind: 'created' | 'updated' | 'deleted' | 'published',
+): string {
   const order = { created: 0, published: 1, updated: 2, deleted: 3 }[kind];
   return `${occurredAt}~${order}`;
 }
@@ -30,7 +33,10 @@ export async function applySiteEvent(
 }
 
 /** The owner of `target` (fragment already removed), or undefined when it is not one of ours. */
-export async function ownerOfTarget(ctx: WebmentionContext, target: string): Promise<number | null | undefined> {
+export async function ownerOfTarget(
+  ctx: WebmentionContext,
+  target: string,
+): Promise<number | null | undefined> {
   const key = schemelessKey(target);
   const posts = await ctx.store.postsAt(key);
   if (posts.length > 0) return posts[0]!.userId;

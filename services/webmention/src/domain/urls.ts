@@ -7,7 +7,8 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** Parses `value` as an absolute http(s) URL with a host; the reason names `name` when it is not. */
 export function checkHttpUrl(name: string, value: string): UrlCheck {
-  if (value.length > MAX_URL_LENGTH) return { ok: false, reason: `${name} is longer than ${MAX_URL_LENGTH} characters` };
+  if (value.length > MAX_URL_LENGTH)
+    return { ok: false, reason: `${name} is longer than ${MAX_URL_LENGTH} characters` };
   let url: URL;
   try {
     url = new URL(value);

@@ -57,7 +57,12 @@ async function loadPair(ctx: WebmentionContext, source: string, target: string):
 }
 
 /** The mention leaves every view (if it was shown), with `status` recorded. */
-async function remove(ctx: WebmentionContext, doc: MentionDoc, status: MentionStatus, reason?: string): Promise<void> {
+async function remove(
+  ctx: WebmentionContext,
+  doc: MentionDoc,
+  status: MentionStatus,
+  reason?: string,
+): Promise<void> {
   const now = ctx.clock.now();
   if (!doc.visible) {
     await ctx.store.setMentionStatus(doc._id, status, now, reason);
@@ -74,7 +79,17 @@ async function remove(ctx: WebmentionContext, doc: MentionDoc, status: MentionSt
 
 function fingerprintOf(m: ParsedMention): string {
   return createHash('sha256')
-    .update(JSON.stringify([m.type, m.url, m.author, m.contentHtml, m.contentText, m.name ?? null, m.publishedMs ?? null]))
+    .update(
+      JSON.stringify([
+        m.type,
+        m.url,
+        m.author,
+        m.contentHtml,
+        m.contentText,
+        m.name ?? null,
+        m.publishedMs ?? null,
+      ]),
+    )
     .digest('base64url');
 }
 
@@ -114,7 +129,15 @@ async function upsert(ctx: WebmentionContext, doc: MentionDoc, parsed: ParsedMen
     updatedAt: now,
     checkedAt: now,
   };
-  if (!(await ctx.store.updateMention(doc._id, doc.rev, set, parsed.name === undefined ? ['lastError', 'name'] : ['lastError']))) return;
+  if (
+    !(await ctx.store.updateMention(
+      doc._id,
+      doc.rev,
+      set,
+      parsed.name === undefined ? ['lastError', 'name'] : ['lastError'],
+    ))
+  )
+    return;
   await ctx.store.bumpTarget(doc.targetKey);
   await recordVerified(ctx, { ...doc, ...set } as MentionDoc);
 }
@@ -166,7 +189,8 @@ export async function verifyMention(
   }
 
   if (res.status === 410) return remove(ctx, doc, 'deleted');
-  if (res.status === 429 || res.status >= 500) return transient(ctx, doc, job, `source answered ${res.status}`);
+  if (res.status === 429 || res.status >= 500)
+    return transient(ctx, doc, job, `source answered ${res.status}`);
   if (res.status < 200 || res.status >= 300) {
     return remove(ctx, doc, 'source_not_found', `source answered ${res.status}`);
   }

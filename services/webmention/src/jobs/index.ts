@@ -7,7 +7,13 @@ import { verifyMentionJob } from './verify-mention.js';
 
 export function registerWebmentionJobs(queue: JobQueue, ctx: WebmentionContext): void {
   registerJobs(queue, ctx, [
-    { ...verifyMentionJob, options: { ...verifyMentionJob.options, concurrency: ctx.config.WEBMENTION_VERIFY_CONCURRENCY } },
-    { ...sendMentionJob, options: { ...sendMentionJob.options, concurrency: ctx.config.WEBMENTION_SEND_CONCURRENCY } },
+    {
+      ...verifyMentionJob,
+      options: { ...verifyMentionJob.options, concurrency: ctx.config.WEBMENTION_VERIFY_CONCURRENCY },
+    },
+    {
+      ...sendMentionJob,
+      options: { ...sendMentionJob.options, concurrency: ctx.config.WEBMENTION_SEND_CONCURRENCY },
+    },
   ]);
 }

@@ -23,7 +23,12 @@ export function registerQueryRoutes(scope: FastifyInstance, ctx: WebmentionConte
   defineRoute(scope, {
     method: 'GET',
     url: '/webmention',
-    rateLimit: { key: 'ip', max: ctx.config.WEBMENTION_READS_PER_IP_PER_MINUTE, windowMs: 60_000, name: 'webmention-get-ip' },
+    rateLimit: {
+      key: 'ip',
+      max: ctx.config.WEBMENTION_READS_PER_IP_PER_MINUTE,
+      windowMs: 60_000,
+      name: 'webmention-get-ip',
+    },
     handler: async ({ input, request, reply }) => {
       const query = parseQuery(input as Record<string, unknown>);
       const etag = await etagOf(ctx, query);

@@ -164,7 +164,10 @@ export class WebmentionStore {
   }
 
   /** Creates the record of a received pair (status `queued`) or refreshes its owner; never its state. */
-  async receivedPair(doc: Pick<MentionDoc, '_id' | 'source' | 'target' | 'targetKey' | 'sourceHost' | 'targetUserId'>, now: Date): Promise<void> {
+  async receivedPair(
+    doc: Pick<MentionDoc, '_id' | 'source' | 'target' | 'targetKey' | 'sourceHost' | 'targetUserId'>,
+    now: Date,
+  ): Promise<void> {
     await this.mentions.updateOne(
       { _id: doc._id },
       {
@@ -185,7 +188,12 @@ export class WebmentionStore {
   }
 
   /** Writes `changes` if the record is still at `rev` (a concurrent run of the same job loses). */
-  async updateMention(id: string, rev: number, set: Partial<MentionDoc>, unset: string[] = []): Promise<boolean> {
+  async updateMention(
+    id: string,
+    rev: number,
+    set: Partial<MentionDoc>,
+    unset: string[] = [],
+  ): Promise<boolean> {
     const update: Record<string, unknown> = { $set: set };
     if (unset.length > 0) update.$unset = Object.fromEntries(unset.map((k) => [k, '']));
     const res = await this.mentions.updateOne({ _id: id, rev }, update);
@@ -223,7 +231,11 @@ export class WebmentionStore {
 
   /** Shown mentions from a source host (of one user's targets, or of everyone's with null). */
   visibleFromHost(host: string, userId: number | null): Promise<MentionDoc[]> {
-    return this.mentions.find(userId === null ? { sourceHost: host, visible: true } : { sourceHost: host, visible: true, targetUserId: userId });
+    return this.mentions.find(
+      userId === null
+        ? { sourceHost: host, visible: true }
+        : { sourceHost: host, visible: true, targetUserId: userId },
+    );
   }
 
   mentionsOfUser(userId: number, limit: number): Promise<MentionDoc[]> {
@@ -271,7 +283,11 @@ export class WebmentionStore {
 
   async block(host: string, userId: number | null, now: Date): Promise<void> {
     const _id = `${userId ?? '*'} ${host}`;
-    await this.blocks.updateOne({ _id }, { $setOnInsert: { host, userId, createdAt: now } }, { upsert: true });
+    await this.blocks.updateOne(
+      { _id },
+      { $setOnInsert: { host, userId, createdAt: now } },
+      { upsert: true },
+    );
   }
 
   async unblock(host: string, userId: number | null): Promise<boolean> {
