@@ -90,6 +90,15 @@ describe('verification: sources that change, vanish, redirect or fail', () => {
     }
   });
 
+  it('a source host name resolving to a loopback address is refused when connecting: blocked', async () => {
+    // internal.example resolves to 127.0.0.1 like the others but is not on the allow-list.
+    const source = `http://internal.example:${h.sources.port}/page`;
+    expect((await h.send(source, ADA_POST)).statusCode).toBe(202);
+    const item = await h.waitForStatus(source, ADA_POST, ['blocked', 'verified', 'failed', 'retrying']);
+    expect(item.status).toBe('blocked');
+    expect(h.sources.requests.some((r) => r.host === 'internal.example')).toBe(false);
+  });
+
   it('a stored mention whose source now redirects to a private address is removed', async () => {
     const { source, id } = await verifiedOnce('/turned');
     h.sources.set('carol.example', '/turned', {
