@@ -11,6 +11,7 @@ import {
   unauthorized,
 } from '@murmur/platform';
 import type { WebmentionContext } from '../domain/context.js';
+import { blockedSchema, blocksSchema } from './schemas.js';
 import { blockHost, blocksOf, unblockHost } from '../domain/moderation.js';
 
 /** Compared as SHA-256 hashes in constant time, so neither length nor prefix leaks by timing. */
@@ -31,12 +32,14 @@ export function registerAdminRoutes(scope: FastifyInstance, ctx: WebmentionConte
   defineRoute(scope, {
     method: 'GET',
     url: '/admin/webmention/blocks',
+    response: { 200: blocksSchema },
     handler: () => blocksOf(ctx, null),
   });
   defineRoute(scope, {
     method: 'PUT',
     url: '/admin/webmention/blocks/:host',
     params: hostParam,
+    response: { 200: blockedSchema },
     handler: ({ params }) => blockHost(ctx, params.host, null),
   });
   defineRoute(scope, {

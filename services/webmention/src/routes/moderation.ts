@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute, zParam } from '@murmur/platform';
 import type { WebmentionContext } from '../domain/context.js';
+import { blockedSchema, blocksSchema, mineSchema } from './schemas.js';
 import { blockHost, blocksOf, mentionsOfUser, removeMention, unblockHost } from '../domain/moderation.js';
 
 const hostParam = z.object({ host: z.string().max(253) });
@@ -12,6 +13,7 @@ export function registerModerationRoutes(scope: FastifyInstance, ctx: Webmention
   defineRoute(scope, {
     method: 'GET',
     url: '/webmention/mine',
+    response: { 200: mineSchema },
     auth: 'required',
     scopes: ['read'],
     handler: ({ auth }) => mentionsOfUser(ctx, auth.userId),
@@ -32,6 +34,7 @@ export function registerModerationRoutes(scope: FastifyInstance, ctx: Webmention
   defineRoute(scope, {
     method: 'GET',
     url: '/webmention/blocks',
+    response: { 200: blocksSchema },
     auth: 'required',
     scopes: ['read'],
     handler: ({ auth }) => blocksOf(ctx, auth.userId),
@@ -41,6 +44,7 @@ export function registerModerationRoutes(scope: FastifyInstance, ctx: Webmention
     method: 'PUT',
     url: '/webmention/blocks/:host',
     params: hostParam,
+    response: { 200: blockedSchema },
     auth: 'required',
     scopes: ['update'],
     handler: ({ auth, params }) => blockHost(ctx, params.host, auth.userId),

@@ -1,6 +1,8 @@
 // GET /webmention: conversation widgets read it from browsers, so it answers cross-origin (CORS `*`,
 // no credentials), is cached publicly for a minute, and carries an ETag (304 on a match). Errors are
-// `{"error": "…"}`.
+// `{"error": "…"}`. The body is sent as text: each shape is written once in domain/mention-json.ts and
+// kept rendered by ETag (domain/response-cache.ts), so a repeated GET neither reads nor serialises
+// 500 mentions again.
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '@murmur/platform';
 import type { WebmentionContext } from '../domain/context.js';
