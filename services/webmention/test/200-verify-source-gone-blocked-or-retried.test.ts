@@ -195,3 +195,36 @@ describe('verification: politeness', () => {
     expect(most).toBe(1);
   });
 });
+
+describe('verification: Retry-After', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+    await withSites(h);
+  });
+  afterAll(() => h.stop());
+
+  it('a 429 with Retry-After: 30 is not tried again for at least 30 s', async () => {
+    h.sources.set('carol.example', '/later', {
+      status: 429,
+      headers: { 'retry-after': '30' },
+      body: 'later',
+    });
+    const source = h.sources.url('carol.example', '/later');
+    const sentAt = Date.now();
+    await h.send(source, ADA_POST);
+    await h.waitForStatus(source, ADA_POST, ['retrying']);
+    const job = await eventually(async () => {
+      const jobs = (await h.store
+        .collection('jobs')
+        .find({ type: 'webmention.mention.verify' })) as unknown as {
+        status: string;
+        attempts: number;
+        runAt: Date;
+      }[];
+      return jobs.find((j) => j.status === 'queued' && j.attempts === 1);
+    });
+    expect(job.runAt.getTime() - sentAt).toBeGreaterThanOrEqual(30_000);
+    expect(h.sources.requests.filter((r) => r.path === '/later')).toHaveLength(1);
+  });
+});

@@ -15,6 +15,7 @@ import { sendMentionJob } from '../jobs/send-mention.js';
 import { pairId, type SendDoc } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
 import { htmlEndpoint, kindOf, linkHeaderEndpoints } from './links.js';
+import { retryAfterMs } from './verify.js';
 
 const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1';
 
@@ -40,6 +41,12 @@ export async function queueSends(
 
 class RetrySend extends Error {
   override name = 'RetrySend';
+  /** The answer's Retry-After: the job queue waits at least this long. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, retryAfterMs?: number) {
+    super(message);
+    this.retryAfterMs = retryAfterMs;
+  }
 }
 
 type Outcome = Pick<SendDoc, 'status'> & Partial<Pick<SendDoc, 'endpoint' | 'responseStatus' | 'lastError'>>;
@@ -72,7 +79,10 @@ export async function discoverEndpoint(
   // The same limits as a source: a huge page is read up to 1 MB (the endpoint is in its head or headers).
   const res = await fetchOrOutcome(ctx, target, { ...FETCH_LIMITS.webmention, accept: PAGE_ACCEPT });
   if (!('body' in res)) return res;
-  if (res.status === 429 || res.status >= 500) throw new RetrySend(`target answered ${res.status}`);
+  if (res.status === 429 || res.status >= 500) {
+    const wait = retryAfterMs(res.headers['retry-after'], ctx.clock.nowMs());
+    throw new RetrySend(`target answered ${res.status}`, wait);
+  }
   if (res.status < 200 || res.status >= 300) return undefined;
   const fromHeader = linkHeaderEndpoints(res.headers.link, res.url)[0];
   if (fromHeader !== undefined) return fromHeader;
@@ -93,7 +103,10 @@ async function deliver(ctx: WebmentionContext, source: string, target: string): 
     accept: '*/*',
   });
   if (!('body' in res)) return { ...res, endpoint };
-  if (res.status === 429 || res.status >= 500) throw new RetrySend(`endpoint answered ${res.status}`);
+  if (res.status === 429 || res.status >= 500) {
+    const wait = retryAfterMs(res.headers['retry-after'], ctx.clock.nowMs());
+    throw new RetrySend(`endpoint answered ${res.status}`, wait);
+  }
   if (res.status >= 200 && res.status < 300) return { status: 'sent', endpoint, responseStatus: res.status };
   return {
     status: 'refused',

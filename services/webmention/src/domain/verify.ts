@@ -26,6 +26,21 @@ export const SOURCE_ACCEPT =
 /** A failure worth another attempt (429, 5xx, timeouts, DNS and connection failures). */
 export class TransientSourceError extends Error {
   override name = 'TransientSourceError';
+  /** The source's Retry-After: the job queue waits at least this long before the next attempt. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, retryAfterMs?: number) {
+    super(message);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** Retry-After as delay seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; else undefined. */
+export function retryAfterMs(header: string | undefined, nowMs: number): number | undefined {
+  if (header === undefined) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isFinite(at) && at > nowMs ? at - nowMs : undefined;
 }
 
 function decode(res: FetchResponse): string {
@@ -147,6 +162,7 @@ async function transient(
   doc: MentionDoc,
   job: Pick<Job, 'attempts' | 'maxAttempts'>,
   reason: string,
+  waitMs?: number,
 ): Promise<void> {
   const now = ctx.clock.now();
   if (job.attempts >= job.maxAttempts) {
@@ -155,7 +171,7 @@ async function transient(
     return;
   }
   await ctx.store.setMentionStatus(doc._id, 'retrying', now, reason);
-  throw new TransientSourceError(reason);
+  throw new TransientSourceError(reason, waitMs);
 }
 
 export async function verifyMention(
@@ -189,8 +205,10 @@ export async function verifyMention(
   }
 
   if (res.status === 410) return remove(ctx, doc, 'deleted');
-  if (res.status === 429 || res.status >= 500)
-    return transient(ctx, doc, job, `source answered ${res.status}`);
+  if (res.status === 429 || res.status >= 500) {
+    const wait = retryAfterMs(res.headers['retry-after'], ctx.clock.nowMs());
+    return transient(ctx, doc, job, `source answered ${res.status}`, wait);
+  }
   if (res.status < 200 || res.status >= 300) {
     return remove(ctx, doc, 'source_not_found', `source answered ${res.status}`);
   }
