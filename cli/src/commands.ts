@@ -67,6 +67,9 @@ export const USAGE = `murmur — Murmur server and operator CLI
   murmur blogroll remove USER
   murmur archive import SITE FILE [--type T]    import a JSON Feed, blog-archive ZIP or WordPress WXR
                                                 file into site SITE's archive and wait for the result
+  murmur webmentions block HOST                 refuse webmentions from HOST for every site
+  murmur webmentions unblock HOST
+  murmur webmentions blocks                     list the blocked source hosts
   murmur outbox [--last N] [--link]             emails written to DATA_DIR/outbox (no MAIL_URL set)
 
 Admin commands talk to MURMUR_URL (default: PUBLIC_URL, else http://localhost:$PORT) with
@@ -227,6 +230,29 @@ export async function runAdminCommand(
       return print(
         state,
         () => `import ${state.id} complete: ${state.imported} posts imported, ${state.skipped} skipped`,
+      );
+    }
+    case 'webmentions block':
+    case 'webmentions unblock': {
+      // The third word arrives as --user (see main.ts); --host says the same.
+      const host = optional(flags, 'host') ?? optional(flags, 'user');
+      if (!host) throw new UsageError(`a HOST is required: murmur webmentions ${action} HOST`);
+      const path = `/admin/webmention/blocks/${encodeURIComponent(host)}`;
+      if (action === 'block') {
+        const res = await api.call<{ host: string }>('PUT', path);
+        return print(res, () => `webmentions from ${res.host} are refused`);
+      }
+      await api.call('DELETE', path);
+      return print({}, () => `webmentions from ${host.toLowerCase()} are accepted again`);
+    }
+    case 'webmentions blocks': {
+      const res = await api.call<{ blocks: { host: string; created_at: string }[] }>(
+        'GET',
+        '/admin/webmention/blocks',
+      );
+      return print(
+        res,
+        () => res.blocks.map((b) => `${b.host}\t${b.created_at}`).join('\n') || 'no blocked hosts',
       );
     }
     default:

@@ -6,6 +6,7 @@ import { feedsService } from '@murmur/feeds';
 import { identityService } from '@murmur/identity';
 import { publishingService } from '@murmur/publishing';
 import { readerService } from '@murmur/reader';
+import { webmentionService } from '@murmur/webmention';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service has its own config type
 export const services: ReadonlyArray<ServiceDefinition<any>> = [
@@ -14,4 +15,5 @@ export const services: ReadonlyArray<ServiceDefinition<any>> = [
   publishingService,
   feedsService,
   archiveService,
+  webmentionService,
 ];

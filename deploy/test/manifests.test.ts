@@ -4,6 +4,7 @@
 // Nothing here needs Docker or a cluster: the files are read as data.
 import { describe, expect, it } from '@jest/globals';
 import { feedsConfigSchema } from '@murmur/feeds';
+import { webmentionConfigSchema } from '@murmur/webmention';
 import { archiveConfigSchema } from '@murmur/archive';
 import { gatewayConfigSchema } from '@murmur/gateway';
 import { identityConfigSchema, identityService } from '@murmur/identity';
@@ -63,6 +64,7 @@ interface ConfigSchema {
 const SCHEMAS: Record<string, ConfigSchema> = {
   identity: identityConfigSchema,
   feeds: feedsConfigSchema,
+  webmention: webmentionConfigSchema,
   archive: archiveConfigSchema,
   publishing: publishingConfigSchema,
   reader: readerConfigSchema,

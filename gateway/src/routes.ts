@@ -178,6 +178,12 @@ export const routeTable: readonly RouteEntry[] = defineRouteTable({ errorStyle: 
   // webmention: conversation widgets read cross-origin; senders get text/plain reasons
   ['GET',         '/webmention',                                'webmention', publicRead],
   ['POST',        '/webmention',                                'webmention', { errorStyle: 'text', bodyLimit: 16 * KiB }],
+  ['GET',         '/webmention/mine',                           'webmention'],
+  ['DELETE',      '/webmention/{id:int}',                       'webmention'],
+  ['GET',         '/webmention/blocks',                         'webmention'],
+  ['PUT DELETE',  '/webmention/blocks/{host}',                  'webmention'],
+  ['GET',         '/admin/webmention/blocks',                   'webmention'],
+  ['PUT DELETE',  '/admin/webmention/blocks/{host}',            'webmention'],
 
   // archive: public reads; the import takes a large streamed body
   ['GET',         '/imported/archive/{site_id:int}/recent.json', 'archive', publicRead],

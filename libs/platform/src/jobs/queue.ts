@@ -246,18 +246,18 @@ export class JobQueue {
       // The last allowed attempt's worker died mid-job: there is no attempt left to give it.
       return this.finish(job, token, { ok: false, error: 'lease lapsed on the last attempt (worker lost)' });
     }
-    let outcome: { ok: true } | { ok: false; error: string };
+    let outcome: Outcome;
     try {
       await reg.handler(job.payload as never, publicJob(job) as Job<never>);
       outcome = { ok: true };
     } catch (err) {
-      outcome = { ok: false, error: describeError(err) };
+      outcome = { ok: false, error: describeError(err), retryAfterMs: retryAfterOf(err) };
     }
     if (!this.active.has(token)) return; // crashed meanwhile: a dead process records nothing
     await this.finish(job, token, outcome);
   }
 
-  private async finish(job: JobDoc, token: string, outcome: { ok: true } | { ok: false; error: string }) {
+  private async finish(job: JobDoc, token: string, outcome: Outcome) {
     const now = this.clock.now();
     const at = (ms: number) => new Date(now.getTime() + ms);
     const context = { jobId: job._id, type: job.type, attempt: job.attempts };
@@ -281,10 +281,11 @@ export class JobQueue {
         },
       };
     } else {
-      const delay = retryDelayMs(
-        job.attempts,
-        this.options.backoffBaseMs ?? 5000,
-        this.options.backoffMaxMs ?? 3_600_000,
+      const maxMs = this.options.backoffMaxMs ?? 3_600_000;
+      // A handler may ask for a longer wait (an upstream's Retry-After), never beyond the maximum.
+      const delay = Math.max(
+        retryDelayMs(job.attempts, this.options.backoffBaseMs ?? 5000, maxMs),
+        Math.min(outcome.retryAfterMs ?? 0, maxMs),
       );
       this.log.warn({ ...context, error: outcome.error, retryInMs: delay }, 'job failed; will retry');
       update = {
@@ -325,6 +326,14 @@ export class JobQueue {
 function publicJob(doc: JobDoc): Job {
   const { claimToken: _claimToken, ...job } = doc;
   return job;
+}
+
+type Outcome = { ok: true } | { ok: false; error: string; retryAfterMs?: number | undefined };
+
+/** The `retryAfterMs` a failed handler's error carries (a finite number > 0), if any. */
+function retryAfterOf(err: unknown): number | undefined {
+  const value = (err as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
 function describeError(err: unknown): string {

@@ -86,6 +86,29 @@ export function defineJobQueueTests(makeHarness: () => JobStoreHarness): void {
     expect(kept).toBe(7 * 24 * 60 * 60_000);
   });
 
+  it('waits at least the retryAfterMs of a failed handler’s error, capped at the maximum backoff', async () => {
+    const clock = new TestClock(Date.now());
+    const s = await store();
+    const q = await queue({ clock, backoffBaseMs: 10, backoffMaxMs: 60_000 }, s);
+    q.register('upstream', async () => {
+      throw Object.assign(new Error('busy'), { retryAfterMs: 30_000 });
+    });
+    q.register('impatient', async () => {
+      throw Object.assign(new Error('very busy'), { retryAfterMs: 3_600_000 });
+    });
+    await q.start();
+    const a = await q.enqueue('upstream', {});
+    const b = await q.enqueue('impatient', {});
+    await waitFor(
+      async () => (await jobById(s, a._id)).attempts === 1 && (await jobById(s, a._id)).status === 'queued',
+    );
+    await waitFor(
+      async () => (await jobById(s, b._id)).attempts === 1 && (await jobById(s, b._id)).status === 'queued',
+    );
+    expect((await jobById(s, a._id)).runAt.getTime()).toBe(clock.nowMs() + 30_000);
+    expect((await jobById(s, b._id)).runAt.getTime()).toBe(clock.nowMs() + 60_000);
+  });
+
   it('reads time from its clock: a job due in an hour runs once that clock has moved', async () => {
     const clock = new TestClock(Date.now());
     const q = await queue({ clock });

@@ -1,0 +1,30 @@
+// The webmention HTTP app: the platform's app (limits, errors, health, metrics) and the route groups.
+// Reading gets its own scope for the CORS header it alone sends; the admin routes get one for the
+// operator-token check. It never touches the bus or the jobs.
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp, type Store } from '@murmur/platform';
+import type { WebmentionContext } from './domain/context.js';
+import { registerAdminRoutes, requireAdminToken } from './routes/admin.js';
+import { registerModerationRoutes } from './routes/moderation.js';
+import { registerQueryRoutes } from './routes/query.js';
+import { registerReceiveRoutes } from './routes/receive.js';
+
+export async function buildWebmentionApp(ctx: WebmentionContext, store: Store): Promise<FastifyInstance> {
+  const app = await createHttpApp({
+    service: 'webmention',
+    logger: ctx.logger,
+    config: ctx.config,
+    bus: ctx.bus,
+    store,
+    clock: ctx.clock,
+    errorStyle: 'simple',
+  });
+  await app.register(async (scope) => registerReceiveRoutes(scope, ctx));
+  await app.register(async (scope) => registerQueryRoutes(scope, ctx));
+  await app.register(async (scope) => registerModerationRoutes(scope, ctx));
+  await app.register(async (scope) => {
+    requireAdminToken(scope, ctx.config.MURMUR_ADMIN_TOKEN);
+    registerAdminRoutes(scope, ctx);
+  });
+  return app;
+}

@@ -1,0 +1,19 @@
+// Every job of the webmention service, registered on its queue with the service's context: verifying
+// received mentions and sending ours, each with its configured concurrency.
+import { registerJobs, type JobQueue } from '@murmur/platform';
+import type { WebmentionContext } from '../domain/context.js';
+import { sendMentionJob } from './send-mention.js';
+import { verifyMentionJob } from './verify-mention.js';
+
+export function registerWebmentionJobs(queue: JobQueue, ctx: WebmentionContext): void {
+  registerJobs(queue, ctx, [
+    {
+      ...verifyMentionJob,
+      options: { ...verifyMentionJob.options, concurrency: ctx.config.WEBMENTION_VERIFY_CONCURRENCY },
+    },
+    {
+      ...sendMentionJob,
+      options: { ...sendMentionJob.options, concurrency: ctx.config.WEBMENTION_SEND_CONCURRENCY },
+    },
+  ]);
+}
