@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /**
  * The slowest /healthz probe while `request` is in flight alone, in ms of an idle machine (divided by
- * the contention measured just before), best of two attempts: a busy machine can delay one probe; a
+ * the contention measured just before), best of three attempts: a busy machine can delay one probe; a
  * request that blocks the event loop delays them every time.
  */
 async function healthzDelayDuring(request: {
@@ -43,7 +43,7 @@ async function healthzDelayDuring(request: {
 }): Promise<{ ms: number; status: number }> {
   let best = Infinity;
   let status = 0;
-  for (let attempt = 0; attempt < 2 && best > RESPONSIVE_MS; attempt++) {
+  for (let attempt = 0; attempt < 3 && best > RESPONSIVE_MS; attempt++) {
     // 100 ms of an idle machine: on a shared one, divide out how little CPU this process gets.
     const stretch = contention();
     const prober = new Prober(instance.url);

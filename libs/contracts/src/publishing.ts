@@ -78,3 +78,16 @@ export const siteGet = defineRequest(
   z.object({ siteId: z.number().int().positive() }),
   z.object({ site: siteSchema }),
 );
+
+/**
+ * The site a URL belongs to: the site on the URL's own host, else the default site whose address
+ * (`{PUBLIC_URL}/sites/{username}/`) the URL is under; null when it is none of ours. The webmention
+ * service asks this for a target of a site it has not heard of (one created before it was deployed).
+ */
+export const siteAt = defineRequest(
+  'publishing',
+  'site',
+  'at',
+  z.object({ url: z.string().min(1).max(2048) }),
+  z.object({ site: siteSchema.nullable() }),
+);

@@ -1,13 +1,14 @@
 // What publishing hears from identity: a new account gets its default site; a renamed one's sites show
 // the new name. Durable groups, so events published while publishing was down are handled when it
 // returns. The group names never change once deployed (a renamed durable consumer starts over).
-// It also answers `publishing.site.get`: one site by id, for the archive's ownership check.
+// It also answers `publishing.site.get` (one site by id, for the archive's ownership check) and
+// `publishing.site.at` (the site a URL belongs to, for webmention targets).
 import { identity, publishing } from '@murmur/contracts';
 import type { Subscription } from '@murmur/platform';
 import type { PublishingContext } from './domain/context.js';
 import { siteNotFound } from './domain/errors.js';
 import { publicSite } from './domain/site-json.js';
-import { ensureDefaultSite, renameOwner } from './domain/sites.js';
+import { ensureDefaultSite, renameOwner, siteAtUrl } from './domain/sites.js';
 
 export const GROUPS = {
   userCreated: 'publishing-user-created',
@@ -25,6 +26,10 @@ export async function wireBus(ctx: PublishingContext): Promise<Subscription[]> {
     ctx.bus.handle(publishing.siteGet, async (query) => ({
       site: publicSite(ctx, (await ctx.store.siteById(query.siteId)) ?? throwError(siteNotFound())),
     })),
+    ctx.bus.handle(publishing.siteAt, async (query) => {
+      const site = await siteAtUrl(ctx, query.url);
+      return { site: site ? publicSite(ctx, site) : null };
+    }),
   ]);
 }
 

@@ -108,6 +108,18 @@ describe('custom host', () => {
     expect((await send(h.publishingUrl, { path: '/sites/ada/' })).statusCode).toBe(200);
   });
 
+  it('publishing.site.at names the site a URL belongs to (for webmention targets)', async () => {
+    const site = await h.siteOf(ada.id);
+    const at = async (url: string) => (await h.bus.request(publishing.siteAt, { url })).site;
+    // After the custom-host test above: ada's site is on blog.example, and still under /sites/ada/.
+    expect(await at('http://blog.example/2026/11/20/x.html')).toMatchObject({ id: site._id, userId: ada.id });
+    expect(await at('http://murmur.test/sites/ada/about/')).toMatchObject({ id: site._id });
+    expect(await at('http://murmur.test/sites/nobody/x.html')).toBeNull();
+    expect(await at('http://murmur.test/sites/%zz/x.html')).toBeNull();
+    expect(await at('http://other.example/sites/ada/')).toBeNull();
+    expect(await at('not a url')).toBeNull();
+  });
+
   it('unknown hosts get 404; a forged Host never shows up in generated URLs', async () => {
     expect((await send(h.publishingUrl, { path: '/', headers: { host: 'other.example' } })).statusCode).toBe(
       404,

@@ -77,6 +77,9 @@ describe('permalink page', () => {
     expect(entry.properties.category).toEqual(['Notes']);
     expect((entry.properties.author![0] as any).properties.name).toEqual(['Ada Lovelace']);
     expect(parsed.rels.EditURI ?? parsed.rels.edituri).toEqual([`${h.url}/sites/ada/rsd.xml`]);
+    // Webmention senders find the endpoint in the Link header or in the page (docs/api/webmention.md).
+    expect(parsed.rels.webmention).toEqual([`${h.url}/webmention`]);
+    expect(res.headers.link).toBe(`<${h.url}/webmention>; rel="webmention"`);
   });
 
   it('is 404 for drafts, scheduled posts and unknown paths', async () => {

@@ -75,6 +75,20 @@ describe('POST /webmention accepted', () => {
     expect(other.body).toBe('target is not a resource of this service');
   });
 
+  it('accepts a target on a site it never heard of but publishing has (created before it was deployed)', async () => {
+    h.addUnannouncedSite({
+      id: 77,
+      userId: 7,
+      username: 'carol',
+      host: new URL(h.publicUrl).host,
+      url: `${h.publicUrl}/sites/carol/`,
+    });
+    const res = await h.send(h.sources.url('erin.example', '/e'), `${h.publicUrl}/sites/carol/2026/11/20/y.html`);
+    expect(res.statusCode).toBe(202);
+    // Kept: the next one is answered without asking publishing again.
+    expect(await h.store.collection('sites').findOne({ _id: 77 })).toMatchObject({ userId: 7 });
+  });
+
   it('accepts a known post permalink', async () => {
     await h.postEvent('published', {
       id: 9,

@@ -56,6 +56,11 @@ export interface Harness {
   deleted: EventEnvelope<{ id: number; source: string; target: string; targetUserId: number | null }>[];
   /** Announces a site as publishing would and waits until the service knows it. */
   addSite(site: { id: number; userId: number; username: string; host: string; url: string }): Promise<void>;
+  /**
+   * A site publishing has but never announced to this service (one created before the service was
+   * deployed): only publishing's `publishing.site.at` answer knows it.
+   */
+  addUnannouncedSite(site: { id: number; userId: number; username: string; host: string; url: string }): void;
   /** Announces a post as publishing would (no wait). */
   postEvent(
     verb: 'published' | 'updated' | 'deleted',
@@ -185,6 +190,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
   const url = useGateway ? publicUrl : service.url;
 
+  // Publishing's `publishing.site.at`, answered from the sites this harness made (announced or not).
+  const publishingSites: publishing.Site[] = [];
+  const siteAnswer = await bus.handle(publishing.siteAt, async ({ url: target }) => {
+    const parsed = new URL(target);
+    const site =
+      publishingSites.find((s) => s.host === parsed.hostname && !s.url.startsWith(publicUrl)) ??
+      publishingSites.find((s) => target.startsWith(s.url));
+    return { site: site ?? null };
+  });
+
   const verified: Harness['verified'] = [];
   const deleted: Harness['deleted'] = [];
   const group = randomUUID().slice(0, 8);
@@ -227,10 +242,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     verified,
     deleted,
     tokens: { ada: 'ada-app-token', bob: 'bob-app-token' },
+    addUnannouncedSite(site) {
+      publishingSites.push({ ...site, isDefault: true, createdAt: formatOffsetTime(new Date()) });
+    },
     async addSite(site) {
-      await bus.publish(publishing.siteCreated, {
-        site: { ...site, isDefault: true, createdAt: formatOffsetTime(new Date()) },
-      });
+      const full = { ...site, isDefault: true, createdAt: formatOffsetTime(new Date()) };
+      publishingSites.push(full);
+      await bus.publish(publishing.siteCreated, { site: full });
       await eventually(async () => (await store.collection('sites').findOne({ _id: site.id })) ?? undefined);
     },
     async postEvent(verb, post) {
@@ -283,7 +301,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }[];
     },
     async stop() {
-      for (const r of recorders) await r.unsubscribe();
+      for (const r of [...recorders, siteAnswer]) await r.unsubscribe();
       await gateway?.close();
       for (const s of running.reverse()) await s.stop();
       await identity.stop();

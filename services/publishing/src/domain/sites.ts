@@ -90,6 +90,27 @@ export function siteOfHost(ctx: PublishingContext, host: string): Promise<SiteDo
   return ctx.store.siteByHost(host.toLowerCase());
 }
 
+/**
+ * The site `url` belongs to (`publishing.site.at`): the site on its own host, else the default site
+ * under `{PUBLIC_URL}/sites/{username}/`; null when it is none of ours.
+ */
+export async function siteAtUrl(ctx: PublishingContext, url: string): Promise<SiteDoc | null> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const own = await siteOfHost(ctx, parsed.hostname);
+  if (own) return own;
+  const base = new URL(ctx.config.PUBLIC_URL);
+  if (parsed.host.toLowerCase() !== base.host.toLowerCase()) return null;
+  const prefix = `${base.pathname.replace(/\/+$/, '')}/sites/`;
+  if (!parsed.pathname.startsWith(prefix)) return null;
+  const username = parsed.pathname.slice(prefix.length).split('/')[0] ?? '';
+  return /^[A-Za-z][A-Za-z0-9_]{0,29}$/.test(username) ? defaultSiteOfUsername(ctx, username) : null;
+}
+
 /** The sites of a username (operator API). */
 export function sitesOfUsername(ctx: PublishingContext, username: string): Promise<SiteDoc[]> {
   return ctx.store.sitesByUsername(username.toLowerCase());

@@ -1,6 +1,7 @@
 // The site's HTML: a home page (h-feed of h-entries), a permalink page per post (h-entry), category
 // pages and the user's pages. Each page links its feeds, the RSD document (EditURI) for editors, and
-// Murmur's IndieAuth server: the default site's address is its owner's `me` (docs/api/identity.md).
+// Murmur's IndieAuth server (the default site's address is its owner's `me`, docs/api/identity.md) and
+// its webmention endpoint (docs/api/webmention.md).
 import { formatOffsetTime } from '@murmur/platform';
 import type { PageDoc } from '../store.js';
 import { html, trusted, type Html } from './html.js';
@@ -24,6 +25,7 @@ function layout(view: SiteView, title: string, canonical: string, main: Html): s
         <link rel="indieauth-metadata" href="${view.serverUrl}/.well-known/oauth-authorization-server" />
         <link rel="authorization_endpoint" href="${view.serverUrl}/indieauth/auth" />
         <link rel="token_endpoint" href="${view.serverUrl}/indieauth/token" />
+        <link rel="webmention" href="${view.serverUrl}/webmention" />
       </head>
       <body>
         <header>

@@ -38,8 +38,11 @@ async function latest(ctx: PublishingContext, site: SiteDoc, category?: string):
   return posts.map((post) => ({ post, url: permalink(ctx, site, post) }));
 }
 
-function sendHtml(reply: FastifyReply, page: string): FastifyReply {
-  return reply.headers(SITE_PAGE_HEADERS).send(page);
+/** A site page, with the webmention endpoint also in a `Link` header (senders read either). */
+function sendHtml(reply: FastifyReply, page: string, view: SiteView): FastifyReply {
+  return reply
+    .headers({ ...SITE_PAGE_HEADERS, link: `<${view.serverUrl}/webmention>; rel="webmention"` })
+    .send(page);
 }
 
 export async function serveSitePath(
@@ -50,7 +53,7 @@ export async function serveSitePath(
 ): Promise<FastifyReply> {
   const view = await siteView(ctx, site);
   const cache = { 'cache-control': 'public, max-age=60', 'x-content-type-options': 'nosniff' };
-  if (path === '') return sendHtml(reply, homePage(view, await latest(ctx, site)));
+  if (path === '') return sendHtml(reply, homePage(view, await latest(ctx, site)), view);
   if (path === 'feed.json') {
     return reply
       .headers({
@@ -73,7 +76,7 @@ export async function serveSitePath(
   if (post) {
     const found = await ctx.store.publishedPostByPermalink(site._id, path);
     if (!found) throw notFound();
-    return sendHtml(reply, entryPage(view, { post: found, url: permalink(ctx, site, found) }));
+    return sendHtml(reply, entryPage(view, { post: found, url: permalink(ctx, site, found) }), view);
   }
   const category = CATEGORY_PATH.exec(path);
   if (category) {
@@ -85,13 +88,13 @@ export async function serveSitePath(
       const feed = rssFeed(view, entries, `${view.name}: ${doc.name}`, `${pageUrl}feed.xml`, pageUrl);
       return reply.headers({ ...cache, 'content-type': 'application/rss+xml; charset=utf-8' }).send(feed);
     }
-    return sendHtml(reply, homePage(view, entries, `${view.name}: ${doc.name}`, pageUrl));
+    return sendHtml(reply, homePage(view, entries, `${view.name}: ${doc.name}`, pageUrl), view);
   }
   const page = PAGE_PATH.exec(path);
   if (page) {
     const found = await ctx.store.pageBySlug(site._id, page[1]!);
     if (!found) throw notFound();
-    return sendHtml(reply, userPage(view, found));
+    return sendHtml(reply, userPage(view, found), view);
   }
   throw notFound();
 }

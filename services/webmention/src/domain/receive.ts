@@ -11,7 +11,7 @@ import { checkHttpUrl, literalAddressRefusal, schemelessKey, withoutFragment } f
 export const NOT_OURS = 'target is not a resource of this service';
 export const NOT_ACCEPTED = 'source is not accepted by this service';
 
-/** The last value of a parameter (formats.md §1: repeated names, last wins); undefined when absent. */
+/** The last value of a parameter (docs/api/conventions.md: repeated names, last wins); undefined when absent. */
 function lastValue(raw: unknown): string | undefined {
   const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   if (value === undefined || value === null) return undefined;

@@ -1,7 +1,7 @@
 // Which URLs are ours to receive webmentions for, and whose they are: a known post permalink, or a URL
 // on one of the users' sites — a site on a host of its own, or under {PUBLIC_URL}/sites/{username}/.
 // Kept from publishing's events (copies with a revision, so an older event never wins).
-import type { EventEnvelope, publishing } from '@murmur/contracts';
+import { publishing, type EventEnvelope } from '@murmur/contracts';
 import type { WebmentionContext } from './context.js';
 import { schemelessKey } from './urls.js';
 
@@ -19,7 +19,10 @@ export async function applySiteEvent(
   kind: 'created' | 'updated',
   event: EventEnvelope<{ site: publishing.Site }>,
 ): Promise<void> {
-  const { site } = event.data;
+  await keepSite(ctx, event.data.site, revisionOf(event.occurredAt, kind));
+}
+
+async function keepSite(ctx: WebmentionContext, site: publishing.Site, rev: string): Promise<void> {
   const publicHost = new URL(ctx.config.PUBLIC_URL).host.toLowerCase();
   const host = site.host.toLowerCase();
   await ctx.store.applySite({
@@ -28,7 +31,7 @@ export async function applySiteEvent(
     host,
     url: site.url,
     ownHost: host !== publicHost && host !== new URL(ctx.config.PUBLIC_URL).hostname.toLowerCase(),
-    rev: revisionOf(event.occurredAt, kind),
+    rev,
   });
 }
 
@@ -52,5 +55,10 @@ export async function ownerOfTarget(
         .sort((a, b) => b.url.length - a.url.length)[0];
     if (owner) return owner.userId;
   }
-  return undefined;
+  // A site this service has not heard of (created before it was deployed, or its event not yet
+  // delivered): publishing knows. Kept with its creation as revision, so any later event wins.
+  const { site } = await ctx.bus.request(publishing.siteAt, { url: target });
+  if (!site) return undefined;
+  await keepSite(ctx, site, revisionOf(site.createdAt, 'created'));
+  return site.userId;
 }
