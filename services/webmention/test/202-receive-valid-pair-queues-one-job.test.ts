@@ -83,7 +83,10 @@ describe('POST /webmention accepted', () => {
       host: new URL(h.publicUrl).host,
       url: `${h.publicUrl}/sites/carol/`,
     });
-    const res = await h.send(h.sources.url('erin.example', '/e'), `${h.publicUrl}/sites/carol/2026/11/20/y.html`);
+    const res = await h.send(
+      h.sources.url('erin.example', '/e'),
+      `${h.publicUrl}/sites/carol/2026/11/20/y.html`,
+    );
     expect(res.statusCode).toBe(202);
     // Kept: the next one is answered without asking publishing again.
     expect(await h.store.collection('sites').findOne({ _id: 77 })).toMatchObject({ userId: 7 });
