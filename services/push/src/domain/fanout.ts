@@ -1,0 +1,78 @@
+// From an event to jobs: each notification becomes one delivery job per device of its user, keyed
+// by (event, device). A user's fan-out is marked done once queued, so a redelivered event queues
+// nothing; a crash halfway queues the rest on redelivery, and the job key plus the delivery log keep
+// the jobs already queued or sent from sending twice.
+import { identity, type EventEnvelope, type publishing, type webmention } from '@murmur/contracts';
+import { enqueueJob } from '@murmur/platform';
+import { deliverJob } from '../jobs/deliver.js';
+import type { PushContext } from './context.js';
+import {
+  notificationOfFollow,
+  notificationOfWebmention,
+  notificationsOfPost,
+  type Notification,
+} from './notifications.js';
+
+/** Fan-out markers outlive the bus's retention of events (7 days), so every redelivery finds them. */
+const FANOUT_MARK_MS = 8 * 24 * 3_600_000;
+
+export async function fanOut(
+  ctx: PushContext,
+  eventId: string,
+  notifications: Notification[],
+): Promise<number> {
+  let queued = 0;
+  for (const n of notifications) {
+    const mark = `${eventId}\u0000${n.userId}`;
+    if (await ctx.store.fanoutDone(mark)) continue;
+    for (const device of await ctx.store.devicesOfUser(n.userId)) {
+      await enqueueJob(
+        ctx.jobs,
+        deliverJob,
+        {
+          eventId,
+          deviceId: device._id,
+          userId: n.userId,
+          notification: {
+            kind: n.kind,
+            alert: n.alert,
+            ...(n.postId === undefined ? {} : { postId: n.postId }),
+            ...(n.fromUsername === undefined ? {} : { fromUsername: n.fromUsername }),
+          },
+        },
+        { key: `${eventId}\u0000${device._id}` },
+      );
+      queued += 1;
+    }
+    await ctx.store.markFanout(mark, new Date(ctx.clock.nowMs() + FANOUT_MARK_MS));
+  }
+  return queued;
+}
+
+export async function notifyOfPost(
+  ctx: PushContext,
+  event: EventEnvelope<publishing.PublicPost>,
+): Promise<void> {
+  const post = event.data;
+  if (!post.mentions.some((m) => m.userId !== post.userId)) return;
+  // The event names the author by id only; identity knows the username. A failure is redelivered.
+  const { user } = await ctx.bus.request(identity.usersGet, { id: post.userId });
+  if (!user) return;
+  await fanOut(ctx, event.id, notificationsOfPost(post, user.username));
+}
+
+export async function notifyOfWebmention(
+  ctx: PushContext,
+  event: EventEnvelope<webmention.VerifiedMention>,
+): Promise<void> {
+  const n = notificationOfWebmention(event.data);
+  if (n) await fanOut(ctx, event.id, [n]);
+}
+
+export async function notifyOfFollow(
+  ctx: PushContext,
+  event: EventEnvelope<{ followerId: number; followerUsername: string; followeeId: number }>,
+): Promise<void> {
+  const n = notificationOfFollow(event.data);
+  if (n) await fanOut(ctx, event.id, [n]);
+}
