@@ -18,7 +18,7 @@ test('a new device → 201 success with the device; the same again → 200 with 
       token: devHex(1),
       app_name: 'default',
       push_env: 'production',
-      created_at: '2026-11-21T08:30:00+00:00',
+      created_at: '2030-01-01T08:30:00+00:00',
     },
   });
   expect(first.json().device.created_at).toMatch(/\+00:00$/);
