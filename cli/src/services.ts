@@ -4,6 +4,7 @@ import type { ServiceDefinition } from '@murmur/platform';
 import { feedsService } from '@murmur/feeds';
 import { identityService } from '@murmur/identity';
 import { publishingService } from '@murmur/publishing';
+import { pushService } from '@murmur/push';
 import { readerService } from '@murmur/reader';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service has its own config type
@@ -12,4 +13,5 @@ export const services: ReadonlyArray<ServiceDefinition<any>> = [
   readerService,
   publishingService,
   feedsService,
+  pushService,
 ];
