@@ -46,7 +46,16 @@ export function createPushService(options: PushServiceOptions = {}): ServiceDefi
         logger,
         ...(options.apnsCa === undefined ? {} : { ca: options.apnsCa }),
       });
-      const ctx: PushContext = { config, logger, store: pushStore, bus, jobs, clock, apns };
+      const ctx: PushContext = {
+        config,
+        logger,
+        store: pushStore,
+        bus,
+        jobs,
+        clock,
+        apns,
+        appCache: new Map(),
+      };
       registerPushJobs(jobs, ctx);
       options.onContext?.(ctx);
       const app = await buildPushApp(ctx, store);

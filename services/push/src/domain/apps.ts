@@ -20,11 +20,22 @@ export async function resolveAppName(ctx: PushContext, appName: string | undefin
   throw badRequest(UNKNOWN_APP, 'app_name');
 }
 
-/** The credentials a device is delivered with: its app, or the default app for the `default` name. */
+/** How long a process reuses an app's credentials before reading them again (other replicas' changes). */
+export const APP_CACHE_MS = 5_000;
+
+/**
+ * The credentials a device is delivered with: its app, or the default app for the `default` name.
+ * Read at most every APP_CACHE_MS per name (a delivery burst reads them once); this process's own
+ * changes drop the cache at once.
+ */
 export async function appForDevice(ctx: PushContext, appName: string): Promise<AppDoc | null> {
-  const app = await ctx.store.appByName(appName);
-  if (app || appName !== FALLBACK_APP_NAME) return app;
-  return ctx.store.defaultApp();
+  const now = ctx.clock.nowMs();
+  const cached = ctx.appCache.get(appName);
+  if (cached && now - cached.readAt < APP_CACHE_MS) return cached.app;
+  let app = await ctx.store.appByName(appName);
+  if (!app && appName === FALLBACK_APP_NAME) app = await ctx.store.defaultApp();
+  ctx.appCache.set(appName, { app, readAt: now });
+  return app;
 }
 
 export interface AppInput {
@@ -67,6 +78,7 @@ export async function putApp(ctx: PushContext, input: AppInput): Promise<{ creat
   });
   if (input.isDefault || !hadDefault) await ctx.store.makeDefault(input.name);
   ctx.apns.forgetApp(input.name);
+  ctx.appCache.clear();
   ctx.logger.info({ app: input.name, environments: input.environments }, 'push app credentials stored');
   return { created, app: (await ctx.store.appByName(input.name))! };
 }
@@ -78,5 +90,6 @@ export function listApps(ctx: PushContext): Promise<AppDoc[]> {
 export async function removeApp(ctx: PushContext, name: string): Promise<void> {
   if (!(await ctx.store.deleteApp(name))) throw notFound('No such push app.');
   ctx.apns.forgetApp(name);
+  ctx.appCache.clear();
   ctx.logger.info({ app: name }, 'push app removed');
 }

@@ -2,7 +2,7 @@
 // queue, the APNs sender and the clock.
 import type { Bus, Clock, JobQueue, Logger } from '@murmur/platform';
 import type { PushConfig } from '../config.js';
-import type { PushStore } from '../store/index.js';
+import type { AppDoc, PushStore } from '../store/index.js';
 import type { ApnsSender } from './apns/sender.js';
 
 export interface PushContext {
@@ -13,4 +13,6 @@ export interface PushContext {
   jobs: JobQueue;
   clock: Clock;
   apns: ApnsSender;
+  /** Apps by name as last read, for deliveries (domain/apps.ts, appForDevice). */
+  appCache: Map<string, { app: AppDoc | null; readAt: number }>;
 }

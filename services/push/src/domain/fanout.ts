@@ -15,6 +15,7 @@ import {
 
 /** Fan-out markers outlive the bus's retention of events (7 days), so every redelivery finds them. */
 const FANOUT_MARK_MS = 8 * 24 * 3_600_000;
+const ENQUEUE_BATCH = 25;
 
 export async function fanOut(
   ctx: PushContext,
@@ -25,24 +26,30 @@ export async function fanOut(
   for (const n of notifications) {
     const mark = `${eventId}\u0000${n.userId}`;
     if (await ctx.store.fanoutDone(mark)) continue;
-    for (const device of await ctx.store.devicesOfUser(n.userId)) {
-      await enqueueJob(
-        ctx.jobs,
-        deliverJob,
-        {
-          eventId,
-          deviceId: device._id,
-          userId: n.userId,
-          notification: {
-            kind: n.kind,
-            alert: n.alert,
-            ...(n.postId === undefined ? {} : { postId: n.postId }),
-            ...(n.fromUsername === undefined ? {} : { fromUsername: n.fromUsername }),
-          },
-        },
-        { key: `${eventId}\u0000${device._id}` },
+    const devices = await ctx.store.devicesOfUser(n.userId);
+    // Enqueued a batch at a time: a user has up to 100 devices, and each enqueue is a store round trip.
+    for (let i = 0; i < devices.length; i += ENQUEUE_BATCH) {
+      await Promise.all(
+        devices.slice(i, i + ENQUEUE_BATCH).map((device) =>
+          enqueueJob(
+            ctx.jobs,
+            deliverJob,
+            {
+              eventId,
+              deviceId: device._id,
+              userId: n.userId,
+              notification: {
+                kind: n.kind,
+                alert: n.alert,
+                ...(n.postId === undefined ? {} : { postId: n.postId }),
+                ...(n.fromUsername === undefined ? {} : { fromUsername: n.fromUsername }),
+              },
+            },
+            { key: `${eventId}\u0000${device._id}` },
+          ),
+        ),
       );
-      queued += 1;
+      queued += Math.min(ENQUEUE_BATCH, devices.length - i);
     }
     await ctx.store.markFanout(mark, new Date(ctx.clock.nowMs() + FANOUT_MARK_MS));
   }

@@ -30,6 +30,8 @@ type NewDelivery = Pick<
   | 'expiresAt'
 >;
 
+const finalId = (eventId: string, deviceId: number) => `${eventId}\u0000${deviceId}`;
+
 export class PushStore {
   private readonly devices: Collection<DeviceDoc>;
   private readonly apps: Collection<AppDoc>;
@@ -50,7 +52,6 @@ export class PushStore {
       this.devices.createIndex({ userId: 1 }),
       this.fanouts.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
       this.deliveries.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
-      this.deliveries.createIndex({ eventId: 1, deviceId: 1 }),
       this.deliveries.createIndex({ userId: 1 }),
     ]);
   }
@@ -165,18 +166,26 @@ export class PushStore {
 
   // ---- delivery log ----------------------------------------------------------------------------
 
+  /**
+   * Writes an attempt. A final one (delivered, dead, removed) has the id `eventId␀deviceId`, so
+   * deliverySettled() is one primary-key read and two runs of one job record one final outcome.
+   */
   async logDelivery(doc: NewDelivery): Promise<void> {
-    await this.deliveries.insertOne({ _id: randomId(), ...doc } as DeliveryDoc);
+    const final = doc.outcome !== 'retry' && doc.outcome !== 'skipped';
+    const _id = final ? finalId(doc.eventId, doc.deviceId) : randomId();
+    try {
+      await this.deliveries.insertOne({ _id, ...doc } as DeliveryDoc);
+    } catch (err) {
+      if (!(final && err instanceof DuplicateKeyError)) throw err;
+    }
   }
 
   /** Whether (event, device) was already delivered or settled for good (a rerun job sends nothing). */
   async deliverySettled(eventId: string, deviceId: number): Promise<boolean> {
-    const doc = await this.deliveries.findOne({
-      eventId,
-      deviceId,
-      outcome: { $in: ['delivered', 'dead', 'removed'] },
-    });
-    return doc !== null;
+    return (
+      (await this.deliveries.findOne({ _id: finalId(eventId, deviceId) }, { projection: { _id: 1 } })) !==
+      null
+    );
   }
 
   /** Newest first, entries still within their retention. */
