@@ -79,6 +79,8 @@ test('the key, the JWT and the device token never reach the logs', async () => {
   expect(logged).not.toContain(keyBody(other.pem).slice(10, 40));
   expect(logged).not.toContain(h.apns.requests[0]!.jwt!.raw.slice(0, 40));
   expect(logged).not.toContain(ADMIN_TOKEN);
+  expect(logged).toContain('device_token=***');
+  expect(logged).not.toContain(devHex(1));
 });
 
 test('the admin API needs the admin token: 401 without it, 401 with a user token', async () => {
