@@ -5,6 +5,7 @@ import { createHttpApp, type Store } from '@murmur/platform';
 import type { PushContext } from './domain/context.js';
 import { registerAdminRoutes, requireAdminToken } from './routes/admin.js';
 import { registerDeviceRoutes } from './routes/devices.js';
+import { registerWebRoutes } from './routes/web.js';
 
 export async function buildPushApp(ctx: PushContext, store: Store): Promise<FastifyInstance> {
   const app = await createHttpApp({
@@ -17,6 +18,7 @@ export async function buildPushApp(ctx: PushContext, store: Store): Promise<Fast
     errorStyle: 'simple',
   });
   await app.register(async (scope) => registerDeviceRoutes(scope, ctx));
+  await app.register(async (scope) => registerWebRoutes(scope, ctx));
   await app.register(async (scope) => {
     requireAdminToken(scope, ctx.config.MURMUR_ADMIN_TOKEN);
     registerAdminRoutes(scope, ctx);

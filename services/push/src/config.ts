@@ -14,6 +14,15 @@ const baseUrl = (fallback: string) =>
     .refine((url) => url.startsWith('https://'), { error: 'must be an https:// URL (APNs needs TLS)' })
     .default(fallback);
 
+/** Push services browsers subscribe with (Chrome/Edge, Firefox, Safari, Windows); exact hosts or `*.suffix`. */
+export const DEFAULT_WEB_PUSH_HOSTS = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'web.push.apple.com',
+  '*.push.apple.com',
+  '*.notify.windows.com',
+];
+
 export const pushConfigSchema = z.object({
   ...baseConfigShape,
   ...serviceConfigShape('push'),
@@ -29,6 +38,21 @@ export const pushConfigSchema = z.object({
   PUSH_DELIVERY_CONCURRENCY: envVar.int({ min: 1, max: 1000 }).default(64),
   /** Base of the retry backoff of a delivery: retry n waits between half and all of base·2ⁿ⁻¹. */
   PUSH_RETRY_BASE_MS: envVar.int({ min: 1000, max: 3_600_000 }).default(120_000),
+  /**
+   * Web Push: the hosts a browser subscription's endpoint may be on (exact, or `*.suffix`). The only
+   * outbound addresses Web Push reaches, so a subscription cannot point Murmur at an internal service.
+   */
+  PUSH_WEB_ENDPOINT_HOSTS: envVar
+    .list({
+      test: (h) => /^(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(h),
+      message: 'must be host names (or *.suffix)',
+    })
+    .default(DEFAULT_WEB_PUSH_HOSTS),
+  /** Web Push: the VAPID contact (`mailto:` or `https:`); default `mailto:push@<host of PUBLIC_URL>`. */
+  PUSH_VAPID_SUBJECT: envVar
+    .string()
+    .refine((v) => /^(mailto:|https:\/\/)/.test(v), { error: 'must start with mailto: or https://' })
+    .optional(),
 });
 
 export type PushConfig = z.output<typeof pushConfigSchema>;

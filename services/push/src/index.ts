@@ -21,6 +21,8 @@ export interface PushServiceOptions {
    * (and NODE_EXTRA_CA_CERTS), never this.
    */
   apnsCa?: string | Buffer;
+  /** Tests only: the certificate authority of a local Web Push service stand-in. */
+  webPushCa?: string | Buffer;
   /** Receives the context once built (tests and the benchmark observe the sender through it). */
   onContext?: (ctx: PushContext) => void;
 }
@@ -55,6 +57,7 @@ export function createPushService(options: PushServiceOptions = {}): ServiceDefi
         clock,
         apns,
         appCache: new Map(),
+        ...(options.webPushCa === undefined ? {} : { webPushCa: options.webPushCa }),
       };
       registerPushJobs(jobs, ctx);
       options.onContext?.(ctx);

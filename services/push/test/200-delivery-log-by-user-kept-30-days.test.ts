@@ -26,6 +26,7 @@ test('each attempt is logged (device, event id, status, reason, time); filtered 
   expect(adas).toEqual([
     {
       at: '2030-01-01T08:30:00+00:00',
+      channel: 'apns',
       event_id: e1,
       user_id: ada.id,
       device_id: expect.any(Number),

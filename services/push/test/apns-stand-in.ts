@@ -52,7 +52,7 @@ export function makeTestKey(): TestKey {
 let certificate: Promise<{ key: string; cert: string }> | undefined;
 
 /** One self-signed certificate for 127.0.0.1 per test file (generating one costs time). */
-function selfSignedCertificate(): Promise<{ key: string; cert: string }> {
+export function selfSignedCertificate(): Promise<{ key: string; cert: string }> {
   certificate ??= Promise.resolve(
     generate([{ name: 'commonName', value: '127.0.0.1' }], {
       keyType: 'ec',

@@ -41,6 +41,8 @@ export interface HarnessOptions {
   logger?: ReturnType<typeof testLogger>;
   /** Registers an app `default` for both environments (default true). */
   app?: boolean;
+  /** The CA of a local Web Push stand-in. */
+  webPushCa?: string;
 }
 
 export interface Harness {
@@ -94,7 +96,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const store = await openStore('memory:', { service: 'push' });
   let ctx: PushContext | undefined;
   const push = await startService(
-    createPushService({ jobPollIntervalMs: 20, apnsCa: apns.ca, onContext: (c) => (ctx = c) }),
+    createPushService({
+      jobPollIntervalMs: 20,
+      apnsCa: apns.ca,
+      ...(options.webPushCa === undefined ? {} : { webPushCa: options.webPushCa }),
+      onContext: (c) => (ctx = c),
+    }),
     {
       env: {
         STORE_URL: 'memory:',

@@ -20,6 +20,7 @@ export function recentDeliveries(
 export function deliveryJson(d: DeliveryDoc): z.input<typeof deliveryEntrySchema> {
   return {
     at: formatOffsetTime(d.at),
+    channel: d.channel ?? 'apns',
     event_id: d.eventId,
     user_id: d.userId,
     device_id: d.deviceId,

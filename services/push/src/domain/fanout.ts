@@ -5,6 +5,7 @@
 import { identity, type EventEnvelope, type publishing, type webmention } from '@murmur/contracts';
 import { enqueueJob } from '@murmur/platform';
 import { deliverJob } from '../jobs/deliver.js';
+import { webDeliverJob } from '../jobs/web-deliver.js';
 import type { PushContext } from './context.js';
 import {
   notificationOfFollow,
@@ -26,31 +27,38 @@ export async function fanOut(
   for (const n of notifications) {
     const mark = `${eventId}\u0000${n.userId}`;
     if (await ctx.store.fanoutDone(mark)) continue;
+    const notification = {
+      kind: n.kind,
+      alert: n.alert,
+      ...(n.postId === undefined ? {} : { postId: n.postId }),
+      ...(n.fromUsername === undefined ? {} : { fromUsername: n.fromUsername }),
+    };
     const devices = await ctx.store.devicesOfUser(n.userId);
     // Enqueued a batch at a time: a user has up to 100 devices, and each enqueue is a store round trip.
     for (let i = 0; i < devices.length; i += ENQUEUE_BATCH) {
       await Promise.all(
-        devices.slice(i, i + ENQUEUE_BATCH).map((device) =>
-          enqueueJob(
-            ctx.jobs,
-            deliverJob,
-            {
-              eventId,
-              deviceId: device._id,
-              userId: n.userId,
-              notification: {
-                kind: n.kind,
-                alert: n.alert,
-                ...(n.postId === undefined ? {} : { postId: n.postId }),
-                ...(n.fromUsername === undefined ? {} : { fromUsername: n.fromUsername }),
-              },
-            },
-            { key: `${eventId}\u0000${device._id}` },
+        devices
+          .slice(i, i + ENQUEUE_BATCH)
+          .map((device) =>
+            enqueueJob(
+              ctx.jobs,
+              deliverJob,
+              { eventId, deviceId: device._id, userId: n.userId, notification },
+              { key: `${eventId}\u0000${device._id}` },
+            ),
           ),
-        ),
       );
-      queued += Math.min(ENQUEUE_BATCH, devices.length - i);
     }
+    const subscriptions = await ctx.store.webSubsOfUser(n.userId);
+    for (const sub of subscriptions) {
+      await enqueueJob(
+        ctx.jobs,
+        webDeliverJob,
+        { eventId, subscriptionId: sub._id, userId: n.userId, notification },
+        { key: `${eventId}\u0000web${sub._id}` },
+      );
+    }
+    queued += devices.length + subscriptions.length;
     await ctx.store.markFanout(mark, new Date(ctx.clock.nowMs() + FANOUT_MARK_MS));
   }
   return queued;

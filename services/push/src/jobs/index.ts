@@ -3,9 +3,11 @@
 import { registerJobs, type JobQueue } from '@murmur/platform';
 import type { PushContext } from '../domain/context.js';
 import { deliverJob } from './deliver.js';
+import { webDeliverJob } from './web-deliver.js';
 
 export function registerPushJobs(queue: JobQueue, ctx: PushContext): void {
   registerJobs(queue, ctx, [
     { ...deliverJob, options: { ...deliverJob.options, concurrency: ctx.config.PUSH_DELIVERY_CONCURRENCY } },
+    webDeliverJob,
   ]);
 }

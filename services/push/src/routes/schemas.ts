@@ -33,6 +33,7 @@ export const appListSchema = z.object({ apps: z.array(appSchema) });
 
 export const deliveryEntrySchema = z.object({
   at: z.string(),
+  channel: z.enum(['apns', 'web']),
   event_id: z.string(),
   user_id: z.number(),
   device_id: z.number(),

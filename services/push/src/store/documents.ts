@@ -39,12 +39,37 @@ export interface FanoutDoc {
   [key: string]: unknown;
 }
 
+/** A browser's push subscription (Web Push): unique per endpoint; ids grow with registration. */
+export interface WebSubDoc {
+  _id: number;
+  userId: number;
+  /** The push service's URL for this browser (https, on an allowed host). */
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret (base64url), for RFC 8291 payload encryption. */
+  p256dh: string;
+  auth: string;
+  createdAt: Date;
+  [key: string]: unknown;
+}
+
+/** Service-wide settings: `vapid` holds the VAPID key pair, made at first use. */
+export interface SettingDoc {
+  _id: string;
+  publicKey?: string;
+  privateKey?: string;
+  [key: string]: unknown;
+}
+
+export type DeliveryChannel = 'apns' | 'web';
+
 export type DeliveryOutcome = 'delivered' | 'retry' | 'dead' | 'removed' | 'skipped';
 
 /** One delivery attempt (kept 30 days). */
 export interface DeliveryDoc {
   _id: string;
   eventId: string;
+  /** `web` for a browser subscription (deviceId is then the subscription's id); absent = `apns`. */
+  channel?: DeliveryChannel;
   deviceId: number;
   userId: number;
   appName: string;

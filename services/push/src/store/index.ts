@@ -2,7 +2,16 @@
 // service makes is here, and nothing outside this folder touches a collection (store/documents.ts has
 // the documents).
 import { DuplicateKeyError, nextId, randomId, type Collection, type Store } from '@murmur/platform';
-import type { AppDoc, DeliveryDoc, DeviceDoc, FanoutDoc, PushEnv } from './documents.js';
+import type {
+  AppDoc,
+  DeliveryChannel,
+  DeliveryDoc,
+  DeviceDoc,
+  FanoutDoc,
+  PushEnv,
+  SettingDoc,
+  WebSubDoc,
+} from './documents.js';
 
 export type * from './documents.js';
 export { PUSH_ENVS } from './documents.js';
@@ -16,6 +25,7 @@ export interface DeviceKey {
 type NewDevice = Pick<DeviceDoc, 'userId' | 'token' | 'pushEnv' | 'appName' | 'createdAt'>;
 type NewDelivery = Pick<
   DeliveryDoc,
+  | 'channel'
   | 'eventId'
   | 'deviceId'
   | 'userId'
@@ -30,19 +40,24 @@ type NewDelivery = Pick<
   | 'expiresAt'
 >;
 
-const finalId = (eventId: string, deviceId: number) => `${eventId}\u0000${deviceId}`;
+const finalId = (eventId: string, deviceId: number, channel: DeliveryChannel = 'apns') =>
+  channel === 'apns' ? `${eventId}\u0000${deviceId}` : `${eventId}\u0000${channel}${deviceId}`;
 
 export class PushStore {
   private readonly devices: Collection<DeviceDoc>;
   private readonly apps: Collection<AppDoc>;
   private readonly fanouts: Collection<FanoutDoc>;
   private readonly deliveries: Collection<DeliveryDoc>;
+  private readonly webSubs: Collection<WebSubDoc>;
+  private readonly settings: Collection<SettingDoc>;
 
   constructor(readonly store: Store) {
     this.devices = store.collection<DeviceDoc>('devices');
     this.apps = store.collection<AppDoc>('apps');
     this.fanouts = store.collection<FanoutDoc>('fanouts');
     this.deliveries = store.collection<DeliveryDoc>('deliveries');
+    this.webSubs = store.collection<WebSubDoc>('websubs');
+    this.settings = store.collection<SettingDoc>('settings');
   }
 
   async createIndexes(): Promise<void> {
@@ -53,6 +68,8 @@ export class PushStore {
       this.fanouts.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
       this.deliveries.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
       this.deliveries.createIndex({ userId: 1 }),
+      this.webSubs.createIndex({ endpoint: 1 }, { unique: true }),
+      this.webSubs.createIndex({ userId: 1 }),
     ]);
   }
 
@@ -114,6 +131,63 @@ export class PushStore {
     return deletedCount;
   }
 
+  // ---- web push subscriptions ------------------------------------------------------------------
+
+  webSubByEndpoint(endpoint: string): Promise<WebSubDoc | null> {
+    return this.webSubs.findOne({ endpoint });
+  }
+
+  webSubById(id: number): Promise<WebSubDoc | null> {
+    return this.webSubs.findOne({ _id: id });
+  }
+
+  webSubsOfUser(userId: number): Promise<WebSubDoc[]> {
+    return this.webSubs.find({ userId }, { sort: { _id: 1 } });
+  }
+
+  /** Inserts a subscription; null when its endpoint was taken meanwhile. */
+  async insertWebSub(doc: Pick<WebSubDoc, 'userId' | 'endpoint' | 'p256dh' | 'auth' | 'createdAt'>) {
+    const sub = { _id: await nextId(this.store, 'websubs'), ...doc } as WebSubDoc;
+    try {
+      await this.webSubs.insertOne(sub);
+      return sub;
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return null;
+      throw err;
+    }
+  }
+
+  async deleteWebSubById(id: number): Promise<boolean> {
+    return (await this.webSubs.deleteOne({ _id: id })).deletedCount > 0;
+  }
+
+  async deleteWebSubOfUser(userId: number, endpoint: string): Promise<boolean> {
+    return (await this.webSubs.deleteOne({ userId, endpoint })).deletedCount > 0;
+  }
+
+  async trimWebSubsOfUser(userId: number, max: number): Promise<void> {
+    const all = await this.webSubs.find({ userId }, { sort: { _id: -1 }, projection: { _id: 1 } });
+    const drop = all.slice(max).map((d) => d._id);
+    if (drop.length) await this.webSubs.deleteMany({ _id: { $in: drop } });
+  }
+
+  // ---- settings --------------------------------------------------------------------------------
+
+  setting(id: string): Promise<SettingDoc | null> {
+    return this.settings.findOne({ _id: id });
+  }
+
+  /** Stores the setting unless one exists (two replicas starting at once keep the first). */
+  async settingOnce(doc: SettingDoc): Promise<SettingDoc> {
+    try {
+      await this.settings.insertOne(doc);
+      return doc;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      return (await this.setting(doc._id))!;
+    }
+  }
+
   // ---- apps ------------------------------------------------------------------------------------
 
   appByName(name: string): Promise<AppDoc | null> {
@@ -172,7 +246,7 @@ export class PushStore {
    */
   async logDelivery(doc: NewDelivery): Promise<void> {
     const final = doc.outcome !== 'retry' && doc.outcome !== 'skipped';
-    const _id = final ? finalId(doc.eventId, doc.deviceId) : randomId();
+    const _id = final ? finalId(doc.eventId, doc.deviceId, doc.channel) : randomId();
     try {
       await this.deliveries.insertOne({ _id, ...doc } as DeliveryDoc);
     } catch (err) {
@@ -181,10 +255,12 @@ export class PushStore {
   }
 
   /** Whether (event, device) was already delivered or settled for good (a rerun job sends nothing). */
-  async deliverySettled(eventId: string, deviceId: number): Promise<boolean> {
+  async deliverySettled(eventId: string, deviceId: number, channel?: DeliveryChannel): Promise<boolean> {
     return (
-      (await this.deliveries.findOne({ _id: finalId(eventId, deviceId) }, { projection: { _id: 1 } })) !==
-      null
+      (await this.deliveries.findOne(
+        { _id: finalId(eventId, deviceId, channel) },
+        { projection: { _id: 1 } },
+      )) !== null
     );
   }
 
