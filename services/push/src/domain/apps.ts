@@ -77,6 +77,10 @@ export async function putApp(ctx: PushContext, input: AppInput): Promise<{ creat
     updatedAt: now,
   });
   if (input.isDefault || !hadDefault) await ctx.store.makeDefault(input.name);
+  // Devices registered before any app existed carry the fallback name: they belong to the first app.
+  if (!hadDefault && input.name !== FALLBACK_APP_NAME) {
+    await ctx.store.moveDevicesToApp(FALLBACK_APP_NAME, input.name);
+  }
   ctx.apns.forgetApp(input.name);
   ctx.appCache.clear();
   ctx.logger.info({ app: input.name, environments: input.environments }, 'push app credentials stored');

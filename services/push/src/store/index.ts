@@ -113,6 +113,23 @@ export class PushStore {
     return deletedCount > 0;
   }
 
+  /**
+   * Moves the devices registered under `from` (the name used while no app existed) to `to`; a device
+   * already registered under `to` as well keeps that record only.
+   */
+  async moveDevicesToApp(from: string, to: string): Promise<number> {
+    let moved = 0;
+    for (const device of await this.devices.find({ appName: from })) {
+      try {
+        moved += (await this.devices.updateOne({ _id: device._id }, { $set: { appName: to } })).modifiedCount;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+        await this.devices.deleteOne({ _id: device._id });
+      }
+    }
+    return moved;
+  }
+
   /** The user's devices, oldest first, optionally narrowed. */
   devicesOfUser(userId: number, narrow: Partial<DeviceKey> = {}): Promise<DeviceDoc[]> {
     const filter: Record<string, unknown> = { userId };
