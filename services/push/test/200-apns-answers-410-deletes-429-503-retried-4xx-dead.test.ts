@@ -135,3 +135,22 @@ test('403 InvalidProviderToken twice: dead after one retry, no third request', a
   expect(h.apns.requests).toHaveLength(2);
   expect(await log()).toMatchObject([{ outcome: 'dead', status: 403, reason: 'InvalidProviderToken' }]);
 });
+
+test('credentials APNs keeps refusing: one replacement token per 20 minutes, not one per delivery', async () => {
+  h.apns.answerFor = () => ({ status: 403, reason: 'InvalidProviderToken' });
+  const ada = h.user('ada');
+  await h.register(ada, devHex(1));
+  await h.register(ada, devHex(2));
+  await h.followEvent(h.user('bob'), ada);
+  await requestsFor(3);
+  await h.settle();
+  // First token, one replacement; the second device's delivery does not sign a third.
+  expect(h.ctx.apns.tokens.minted).toBe(2);
+  expect(h.apns.requests.length).toBeLessThanOrEqual(4);
+  expect((await log()).map((e) => e.outcome)).toEqual(['dead', 'dead']);
+  // 20 minutes later a refusal may replace the token again.
+  h.clock.advance(21 * 60_000);
+  await h.followEvent(h.user('cy'), ada);
+  await eventually(async () => ((await log()).length >= 4 ? true : undefined));
+  expect(h.ctx.apns.tokens.minted).toBe(3);
+});

@@ -7,6 +7,8 @@ import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
 import type { Clock } from '@murmur/platform';
 
 export const TOKEN_RENEW_AFTER_MS = 45 * 60_000;
+/** APNs answers TooManyProviderTokenUpdates to tokens replaced more often than this. */
+export const TOKEN_MIN_LIFE_MS = 20 * 60_000;
 
 export interface ProviderCredentials {
   teamId: string;
@@ -17,12 +19,16 @@ export interface ProviderCredentials {
 interface Cached {
   jwt: string;
   issuedAtMs: number;
+  /** Signed because APNs rejected the one before. */
+  replacement: boolean;
 }
 
 export class ProviderTokens {
   private readonly tokens = new Map<string, Cached>();
   private readonly minting = new Map<string, Promise<Cached>>();
   private readonly keys = new Map<string, Promise<CryptoKey>>();
+  /** Keys whose next token replaces a rejected one. */
+  private readonly replacing = new Set<string>();
   /** How many tokens were signed (the 20-minute rule is observable through it in tests). */
   minted = 0;
 
@@ -41,10 +47,20 @@ export class ProviderTokens {
     return (await this.mint(id, c)).jwt;
   }
 
-  /** APNs rejected `jwt`: the next get() signs a new one, unless another caller already replaced it. */
-  rejected(c: ProviderCredentials, jwt: string): void {
+  /**
+   * APNs rejected `jwt`. True when a retry should be made with a new token: the rejected one is
+   * replaced (once, however many callers report it) — unless it is itself a replacement younger than
+   * 20 minutes, when the credentials are wrong rather than the token old, and signing yet another
+   * would only count against Apple's limit.
+   */
+  rejected(c: ProviderCredentials, jwt: string): boolean {
     const id = this.keyOf(c);
-    if (this.tokens.get(id)?.jwt === jwt) this.tokens.delete(id);
+    const cached = this.tokens.get(id);
+    if (cached?.jwt !== jwt) return true; // already replaced by another caller
+    if (cached.replacement && this.clock.nowMs() - cached.issuedAtMs < TOKEN_MIN_LIFE_MS) return false;
+    this.tokens.delete(id);
+    this.replacing.add(id);
+    return true;
   }
 
   private mint(id: string, c: ProviderCredentials): Promise<Cached> {
@@ -62,7 +78,7 @@ export class ProviderTokens {
         .setProtectedHeader({ alg: 'ES256', kid: c.keyId })
         .sign(await key);
       this.minted += 1;
-      const cached = { jwt, issuedAtMs };
+      const cached = { jwt, issuedAtMs, replacement: this.replacing.delete(id) };
       this.tokens.set(id, cached);
       return cached;
     })().finally(() => this.minting.delete(id));

@@ -49,13 +49,13 @@ export class ApnsSender {
 
   /**
    * Sends one notification. A provider token APNs refuses (403 Expired/InvalidProviderToken) is
-   * replaced once and the notification sent once more; that second answer is final.
+   * replaced once and the notification sent once more; that second answer is final. A replacement
+   * refused within 20 minutes is not replaced again (provider-token.ts): the answer is final at once.
    */
   async send(app: ApnsApp, env: PushEnv, deviceToken: string, payload: string): Promise<ApnsAnswer> {
     let jwt = await this.tokens.get(app);
     let answer = await this.post(app, env, deviceToken, payload, jwt);
-    if (answer.status === 403 && TOKEN_REJECTED.has(answer.reason)) {
-      this.tokens.rejected(app, jwt);
+    if (answer.status === 403 && TOKEN_REJECTED.has(answer.reason) && this.tokens.rejected(app, jwt)) {
       jwt = await this.tokens.get(app);
       answer = await this.post(app, env, deviceToken, payload, jwt);
     }
