@@ -159,6 +159,42 @@ const throughput = {
 };
 log(throughput);
 
+// ---- 1b. the HTTP/2 client alone: the same number of sends straight through the sender ---------------
+// Separates the APNs path (one session, one stream per notification) from the jobs around it.
+await ask('reset');
+const app = {
+  name: 'Bench',
+  teamId: 'TEAM123456',
+  keyId: 'KEY1234567',
+  key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+  topic: 'org.murmur.bench',
+};
+const senderCpu0 = process.cpuUsage();
+const s0 = performance.now();
+let next = 0;
+await Promise.all(
+  Array.from({ length: Number(CONCURRENCY) }, async () => {
+    while (next < DEVICES) {
+      const i = next++;
+      const answer = await ctx.apns.send(
+        app,
+        'production',
+        hex(i + 1),
+        '{"aps":{"alert":"bench","sound":"default"}}',
+      );
+      if (answer.status !== 200) throw new Error(`sender: ${answer.status} ${answer.reason}`);
+    }
+  }),
+);
+const senderMs = performance.now() - s0;
+const senderCpu = process.cpuUsage(senderCpu0);
+const sender = {
+  sends: DEVICES,
+  perSecond: Math.round(DEVICES / (senderMs / 1000)),
+  perCpuSecond: Math.round(DEVICES / ((senderCpu.user + senderCpu.system) / 1e6)),
+};
+log({ sender });
+
 // ---- 2. latency for a user with 10 devices ---------------------------------------------------------
 for (let d = 0; d < 10; d++) {
   await ctx.store.insertDevice({
@@ -217,6 +253,7 @@ const result = {
   node: process.version,
   store: STORE,
   throughput,
+  sender,
   latency,
 };
 if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
@@ -226,6 +263,7 @@ else {
       `${throughput.perCpuSecond} per CPU-second of the push process, ${throughput.sessionsOpened} session(s), ${throughput.duplicates} duplicates, ${throughput.logged} logged) ` +
       `target ≥ ${TARGET_PER_SECOND}/s ${throughput.met ? 'met' : 'NOT met'}`,
   );
+  console.log(`HTTP/2 sender alone: ${sender.perSecond}/s (${sender.perCpuSecond} per CPU-second)`);
   console.log(
     `post → 10th notification of a 10-device user: p50 ${latency.p50ms} ms, p95 ${latency.p95ms} ms`,
   );
