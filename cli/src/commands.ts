@@ -1,5 +1,5 @@
 // The operator commands: each is a thin mapping from arguments to one admin API call.
-import { openAsBlob } from 'node:fs';
+import { openAsBlob, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { AdminApiError, type AdminClient } from './admin-client.js';
 
@@ -70,6 +70,11 @@ export const USAGE = `murmur — Murmur server and operator CLI
   murmur webmentions block HOST                 refuse webmentions from HOST for every site
   murmur webmentions unblock HOST
   murmur webmentions blocks                     list the blocked source hosts
+  murmur push apps add --name NAME --team-id T --key-id K --key-file KEY.p8 --topic BUNDLE_ID
+                      [--env production,sandbox] [--default]   APNs credentials of an app
+  murmur push apps list                         (keys are never shown)
+  murmur push apps remove --name NAME
+  murmur push log [--user U|ID] [--limit N]     delivery attempts of the last 30 days
   murmur outbox [--last N] [--link]             emails written to DATA_DIR/outbox (no MAIL_URL set)
 
 Admin commands talk to MURMUR_URL (default: PUBLIC_URL, else http://localhost:$PORT) with
@@ -255,7 +260,102 @@ export async function runAdminCommand(
         () => res.blocks.map((b) => `${b.host}\t${b.created_at}`).join('\n') || 'no blocked hosts',
       );
     }
+    case 'push apps': {
+      // `murmur push apps add|list|remove`: the third word arrives as `user` (see main.ts).
+      const sub = typeof flags.user === 'string' ? flags.user : undefined;
+      return runPushAppsCommand(api, sub, flags, print);
+    }
+    case 'push log': {
+      const user = optional(flags, 'user');
+      const limit = optional(flags, 'limit');
+      if (limit !== undefined && !/^\d+$/.test(limit)) throw new UsageError('--limit must be a number');
+      const query = new URLSearchParams();
+      if (user) query.set('user_id', String(await resolveUserId(api, user)));
+      if (limit) query.set('limit', limit);
+      const res = await api.call<{ deliveries: PushDelivery[] }>('GET', `/admin/push/log?${query}`);
+      return print(
+        res,
+        () =>
+          res.deliveries
+            .map(
+              (d) =>
+                `${d.at}\tuser ${d.user_id}\t${d.device}\t${d.app_name}/${d.push_env}\t${d.outcome}\t` +
+                `${d.status || '-'}${d.reason ? ` ${d.reason}` : ''}\tattempt ${d.attempt}\tevent ${d.event_id}`,
+            )
+            .join('\n') || '(no deliveries)',
+      );
+    }
     default:
       throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}"`);
+  }
+}
+
+interface PushApp {
+  name: string;
+  team_id: string;
+  key_id: string;
+  topic: string;
+  environments: string[];
+  default: boolean;
+}
+
+interface PushDelivery {
+  at: string;
+  event_id: string;
+  user_id: number;
+  device: string;
+  app_name: string;
+  push_env: string;
+  attempt: number;
+  status: number;
+  reason: string;
+  outcome: string;
+}
+
+function describePushApp(a: PushApp): string {
+  return `${a.name}\tteam ${a.team_id}\tkey ${a.key_id}\t${a.topic}\t${a.environments.join('+')}${a.default ? '\tdefault' : ''}`;
+}
+
+async function runPushAppsCommand(
+  api: AdminClient,
+  sub: string | undefined,
+  flags: Flags,
+  print: (value: unknown, human: () => string) => void,
+): Promise<void> {
+  switch (sub) {
+    case 'add': {
+      const name = need(flags, 'name');
+      const keyFile = need(flags, 'key-file');
+      let key: string;
+      try {
+        key = readFileSync(keyFile, 'utf8');
+      } catch (err) {
+        throw new UsageError(
+          `cannot read --key-file ${keyFile}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+        );
+      }
+      const env = optional(flags, 'env');
+      // The key goes to the push service's store only; it is not printed, and the API never returns it.
+      const res = await api.call<PushApp>('PUT', `/admin/push/apps/${encodeURIComponent(name)}`, {
+        team_id: need(flags, 'team-id'),
+        key_id: need(flags, 'key-id'),
+        key,
+        topic: need(flags, 'topic'),
+        ...(env ? { environments: env } : {}),
+        ...(flags.default === true ? { default: true } : {}),
+      });
+      return print(res, () => `stored push app ${describePushApp(res)}`);
+    }
+    case 'list': {
+      const res = await api.call<{ apps: PushApp[] }>('GET', '/admin/push/apps');
+      return print(res, () => res.apps.map(describePushApp).join('\n') || '(no push apps)');
+    }
+    case 'remove': {
+      const name = need(flags, 'name');
+      await api.call('DELETE', `/admin/push/apps/${encodeURIComponent(name)}`);
+      return print({}, () => `removed push app ${name}`);
+    }
+    default:
+      throw new UsageError('usage: murmur push apps add|list|remove');
   }
 }

@@ -5,6 +5,7 @@ import { archiveService } from '@murmur/archive';
 import { feedsService } from '@murmur/feeds';
 import { identityService } from '@murmur/identity';
 import { publishingService } from '@murmur/publishing';
+import { pushService } from '@murmur/push';
 import { readerService } from '@murmur/reader';
 import { webmentionService } from '@murmur/webmention';
 
@@ -16,4 +17,5 @@ export const services: ReadonlyArray<ServiceDefinition<any>> = [
   feedsService,
   archiveService,
   webmentionService,
+  pushService,
 ];

@@ -4,6 +4,7 @@
 // Nothing here needs Docker or a cluster: the files are read as data.
 import { describe, expect, it } from '@jest/globals';
 import { feedsConfigSchema } from '@murmur/feeds';
+import { pushConfigSchema } from '@murmur/push';
 import { webmentionConfigSchema } from '@murmur/webmention';
 import { archiveConfigSchema } from '@murmur/archive';
 import { gatewayConfigSchema } from '@murmur/gateway';
@@ -64,6 +65,7 @@ interface ConfigSchema {
 const SCHEMAS: Record<string, ConfigSchema> = {
   identity: identityConfigSchema,
   feeds: feedsConfigSchema,
+  push: pushConfigSchema,
   webmention: webmentionConfigSchema,
   archive: archiveConfigSchema,
   publishing: publishingConfigSchema,

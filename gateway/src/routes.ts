@@ -207,6 +207,12 @@ export const routeTable: readonly RouteEntry[] = defineRouteTable({ errorStyle: 
   ['GET',         '/users/push/info',                           'push'],
   ['POST',        '/users/push/register',                       'push'],
   ['POST',        '/users/push/unregister',                     'push'],
+  ['GET',         '/users/push/web/key',                        'push'],
+  ['POST',        '/users/push/web/register',                   'push'],
+  ['POST',        '/users/push/web/unregister',                 'push'],
+  ['GET',         '/admin/push/apps',                           'push'],
+  ['PUT DELETE',  '/admin/push/apps/{name}',                    'push'],
+  ['GET',         '/admin/push/log',                            'push'],
 ]);
 
 /**

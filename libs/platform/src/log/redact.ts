@@ -12,6 +12,8 @@ export const REDACTED_PARAMS: readonly string[] = [
   'csrf',
   'password',
   'bits',
+  // Push device tokens address a user's phone (docs/security.md: private data).
+  'device_token',
 ];
 
 /** Header names (lower case) that carry credentials. */

@@ -34,6 +34,10 @@ describe('redactUrl', () => {
     ['/feeds/ada/bookmarks/Zk3abc_DEF.json', '/feeds/ada/bookmarks/***.json'],
     ['/feeds/ada/readlater/Zk3abc.json?page=2', '/feeds/ada/readlater/***.json?page=2'],
     ['/feeds/ada.json?page=2', '/feeds/ada.json?page=2'],
+    [
+      '/users/push/register?device_token=a3f5c9&push_env=prod',
+      '/users/push/register?device_token=***&push_env=prod',
+    ],
     ['fetch of https://b.example/cb?code=1 failed', 'fetch of https://b.example/cb?code=*** failed'],
   ])('%s → %s', (input, output) => {
     expect(redactUrl(input)).toBe(output);
