@@ -35,9 +35,30 @@ function adminBaseUrl(env: NodeJS.ProcessEnv): string {
   return env.MURMUR_URL ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 8080}`;
 }
 
+/** Options that take no value; every other `--name` takes one, written `--name value` or `--name=value`. */
+const SWITCHES = new Set(['help', 'h', 'json', 'link', 'default']);
+
+/**
+ * `--name value` as `--name=value` for every option that is not a switch: parseArgs without declared
+ * options reads `--name value` as a switch followed by a positional, so `--username ada` was lost.
+ */
+function joinOptionValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    if (name && !SWITCHES.has(name) && next !== undefined && !next.startsWith('--')) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
-    args: argv,
+    args: joinOptionValues(argv),
     allowPositionals: true,
     strict: false,
     options: {

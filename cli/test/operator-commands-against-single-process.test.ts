@@ -114,6 +114,13 @@ describe('murmur CLI against a single process', () => {
       code: 1,
       stderr: expect.stringMatching(/--username is required/),
     });
+    // Options as operators type them: `--name value` as well as `--name=value`; switches take no value.
+    const created = await exec(
+      process.execPath,
+      [cliEntry, 'users', 'create', '--username', 'spaced', '--email=spaced@example.test', '--json'],
+      { env },
+    );
+    expect(JSON.parse(created.stdout)).toMatchObject({ username: 'spaced', email: 'spaced@example.test' });
   });
 
   test('blogroll add / remove put a user’s site in /blogroll.org.json and take it out', async () => {

@@ -1,9 +1,9 @@
 // The push HTTP app: the platform's app (limits, errors, health, metrics) and the route groups. The
 // admin routes get a scope for the operator-token check. It never touches the bus or the jobs.
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, type Store } from '@murmur/platform';
+import { createHttpApp, requireAdminToken, type Store } from '@murmur/platform';
 import type { PushContext } from './domain/context.js';
-import { registerAdminRoutes, requireAdminToken } from './routes/admin.js';
+import { registerAdminRoutes } from './routes/admin.js';
 import { registerDeviceRoutes } from './routes/devices.js';
 import { registerWebRoutes } from './routes/web.js';
 

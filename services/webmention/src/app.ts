@@ -2,9 +2,9 @@
 // Reading gets its own scope for the CORS header it alone sends; the admin routes get one for the
 // operator-token check. It never touches the bus or the jobs.
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, type Store } from '@murmur/platform';
+import { createHttpApp, requireAdminToken, type Store } from '@murmur/platform';
 import type { WebmentionContext } from './domain/context.js';
-import { registerAdminRoutes, requireAdminToken } from './routes/admin.js';
+import { registerAdminRoutes } from './routes/admin.js';
 import { registerModerationRoutes } from './routes/moderation.js';
 import { registerQueryRoutes } from './routes/query.js';
 import { registerReceiveRoutes } from './routes/receive.js';

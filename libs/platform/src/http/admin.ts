@@ -6,13 +6,23 @@ import { forbidden, unauthorized } from '../errors/index.js';
 import { sha256Hex, timingSafeEqualHex } from '../ids/index.js';
 import { bearerToken } from './auth.js';
 
+/**
+ * Whether an `Authorization` header carries the admin token (false when none is configured): for a route
+ * that serves the operator as well as users (the archive's import).
+ */
+export function carriesAdminToken(
+  authorization: string | undefined,
+  adminToken: string | undefined,
+): boolean {
+  const given = bearerToken(authorization);
+  return !!adminToken && given !== undefined && timingSafeEqualHex(sha256Hex(given), sha256Hex(adminToken));
+}
+
 /** Adds the admin-token check to every route of `scope` (register the admin routes in their own scope). */
 export function requireAdminToken(scope: FastifyInstance, adminToken: string | undefined): void {
-  const expected = adminToken ? sha256Hex(adminToken) : undefined;
   scope.addHook('onRequest', async (request) => {
-    if (expected === undefined) throw forbidden('The admin API is disabled: set MURMUR_ADMIN_TOKEN.');
-    const given = bearerToken(request.headers.authorization);
-    if (given === undefined || !timingSafeEqualHex(sha256Hex(given), expected)) {
+    if (!adminToken) throw forbidden('The admin API is disabled: set MURMUR_ADMIN_TOKEN.');
+    if (!carriesAdminToken(request.headers.authorization, adminToken)) {
       throw unauthorized('A valid admin token is required (Authorization: Bearer $MURMUR_ADMIN_TOKEN).');
     }
   });

@@ -45,7 +45,7 @@ export {
   MAX_PARAMS,
   type ParamRecord,
 } from './params.js';
-export { requireAdminToken } from './admin.js';
+export { carriesAdminToken, requireAdminToken } from './admin.js';
 export { parseJsonBody, mediaType, MAX_JSON_DEPTH, XML_MEDIA_TYPES } from './body.js';
 export {
   bearerToken,

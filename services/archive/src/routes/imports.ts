@@ -12,14 +12,12 @@ import { z } from 'zod';
 import {
   authenticatorOf,
   badRequest,
-  bearerToken,
   busHeaders,
+  carriesAdminToken,
   defineRoute,
   mediaType,
   notFound,
   payloadTooLarge,
-  sha256Hex,
-  timingSafeEqualHex,
   unsupportedMediaType,
   zParam,
 } from '@murmur/platform';
@@ -42,8 +40,6 @@ const UNSUPPORTED =
 
 export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext): void {
   const maxBytes = ctx.config.ARCHIVE_IMPORT_MAX_BYTES;
-  const adminHash =
-    ctx.config.MURMUR_ADMIN_TOKEN === undefined ? undefined : sha256Hex(ctx.config.MURMUR_ADMIN_TOKEN);
   const callers = new WeakMap<FastifyRequest, Caller>();
   const callerOf = (request: FastifyRequest): Caller => {
     const caller = callers.get(request);
@@ -71,8 +67,7 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext
   });
 
   scope.addHook('onRequest', async (request) => {
-    const given = bearerToken(request.headers.authorization);
-    if (adminHash !== undefined && given !== undefined && timingSafeEqualHex(sha256Hex(given), adminHash)) {
+    if (carriesAdminToken(request.headers.authorization, ctx.config.MURMUR_ADMIN_TOKEN)) {
       callers.set(request, { operator: true });
       return;
     }

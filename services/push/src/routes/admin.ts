@@ -3,35 +3,13 @@
 // field but the key.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  badRequest,
-  bearerToken,
-  defineRoute,
-  forbidden,
-  formatOffsetTime,
-  sha256Hex,
-  timingSafeEqualHex,
-  unauthorized,
-  zParam,
-} from '@murmur/platform';
+import { badRequest, defineRoute, formatOffsetTime, zParam } from '@murmur/platform';
 import { listApps, putApp, removeApp } from '../domain/apps.js';
 import type { PushContext } from '../domain/context.js';
 import { deliveryJson, recentDeliveries } from '../domain/delivery-log.js';
 import { validAppName } from '../domain/params.js';
 import { PUSH_ENVS, type AppDoc, type PushEnv } from '../store/index.js';
 import { appListSchema, appSchema, deliveryLogSchema, emptySchema } from './schemas.js';
-
-/** Compared as SHA-256 hashes in constant time, so neither length nor prefix leaks by timing. */
-export function requireAdminToken(scope: FastifyInstance, adminToken: string | undefined): void {
-  const expected = adminToken === undefined ? undefined : sha256Hex(adminToken);
-  scope.addHook('onRequest', async (request) => {
-    if (expected === undefined) throw forbidden('The admin API is disabled: set MURMUR_ADMIN_TOKEN.');
-    const given = bearerToken(request.headers.authorization);
-    if (given === undefined || !timingSafeEqualHex(sha256Hex(given), expected)) {
-      throw unauthorized('A valid admin token is required (Authorization: Bearer $MURMUR_ADMIN_TOKEN).');
-    }
-  });
-}
 
 function appJson(app: AppDoc): z.input<typeof appSchema> {
   return {
