@@ -3,6 +3,7 @@
 import type { ServiceDefinition } from '@murmur/platform';
 import { feedsService } from '@murmur/feeds';
 import { identityService } from '@murmur/identity';
+import { microsubService } from '@murmur/microsub';
 import { publishingService } from '@murmur/publishing';
 import { readerService } from '@murmur/reader';
 
@@ -12,4 +13,5 @@ export const services: ReadonlyArray<ServiceDefinition<any>> = [
   readerService,
   publishingService,
   feedsService,
+  microsubService,
 ];
