@@ -140,7 +140,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     host: '127.0.0.1',
   });
   running.push(feedsService);
-  // Feeds learns users from identity's events.
+  const clock = new TestClock(T0);
+  const microsub = await startService(createMicrosubService(), {
+    env: { ...env, ...options.env },
+    store: await open('microsub'),
+    bus,
+    logger,
+    clock,
+    port: 0,
+    host: '127.0.0.1',
+  });
+  running.push(microsub);
+  // Feeds and microsub learn users from identity's events.
   for (const u of users) {
     await bus.publish(identity.userCreated, {
       user: {
@@ -165,18 +176,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         : undefined,
     );
   }
-
-  const clock = new TestClock(T0);
-  const microsub = await startService(createMicrosubService(), {
-    env: { ...env, ...options.env },
-    store: await open('microsub'),
-    bus,
-    logger,
-    clock,
-    port: 0,
-    host: '127.0.0.1',
-  });
-  running.push(microsub);
 
   let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
   if (useGateway) {

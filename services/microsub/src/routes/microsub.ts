@@ -15,6 +15,8 @@ import {
 import { listChannels } from '../domain/channel-list.js';
 import { channelOr404, type Channel } from '../domain/channels.js';
 import type { MicrosubContext } from '../domain/context.js';
+import { searchUsers } from '../domain/directory.js';
+import { preview } from '../domain/preview.js';
 import { checkFollowChannel, follow, following, unfollow, type FollowTarget } from '../domain/follows.js';
 import { markRead, markReadThrough, markUnread, removeEntries } from '../domain/read-state.js';
 import { timelinePage } from '../domain/timeline.js';
@@ -55,6 +57,12 @@ function followTarget(params: ParamRecord): FollowTarget {
   return { url: parsed.href };
 }
 
+function search(ctx: MicrosubContext, params: ParamRecord, headers: BusHeaders) {
+  const query = text(params, 'query', 200)?.trim();
+  if (!query) throw badRequest('query: is required', 'query');
+  return searchUsers(ctx, query, headers);
+}
+
 function timeline(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, headers: BusHeaders) {
   const before = text(params, 'before', 300);
   const after = text(params, 'after', 300);
@@ -83,6 +91,10 @@ async function get(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, he
       return timeline(ctx, auth, params, headers);
     case 'follow':
       return following(ctx, auth.userId, headers);
+    case 'search':
+      return search(ctx, params, headers);
+    case 'preview':
+      return preview(ctx, followTarget(params), headers);
     default:
       throw unknownAction(action);
   }
@@ -98,6 +110,12 @@ async function post(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, h
       requireScope(auth, 'read');
       await timelineWrite(ctx, auth, params, headers);
       return {};
+    case 'search':
+      requireScope(auth, 'read');
+      return search(ctx, params, headers);
+    case 'preview':
+      requireScope(auth, 'read');
+      return preview(ctx, followTarget(params), headers);
     case 'follow':
     case 'unfollow': {
       requireScope(auth, 'follow');

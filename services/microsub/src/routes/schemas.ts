@@ -41,6 +41,10 @@ export const feedSchema = z.strictObject({
 
 export const followListSchema = z.strictObject({ items: z.array(feedSchema) });
 
+export const searchSchema = z.strictObject({ results: z.array(feedSchema) });
+
+export const previewSchema = z.strictObject({ items: z.array(entrySchema) });
+
 export const emptySchema = z.strictObject({});
 
 /** Every answer of GET and POST /microsub. */
@@ -48,5 +52,7 @@ export const microsubResponseSchema = z.union([
   timelineSchema,
   channelsSchema,
   followListSchema,
+  searchSchema,
+  previewSchema,
   emptySchema,
 ]);
