@@ -1,0 +1,163 @@
+// The Microsub flow with identity, publishing, feeds, microsub and the gateway each in its own process,
+// requests and events over a real nats-server (JetStream), driven the way Monocle and Indigenous do:
+// form-encoded writes with `access_token`, follow → publish → unread badge → page → mark read with
+// entry[N] → badge drops; search and preview.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { describeWithNats, freePort, startNatsServer, type NatsServerHandle } from '@murmur/platform/testing';
+import { startChild, waitReady, type ChildHandle } from '../support/processes.js';
+
+const PUBLIC_URL = 'http://murmur.test';
+
+async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not in time`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function newPost(base: string, username: string, token: string, title: string): Promise<string> {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const body = `<?xml version="1.0"?><methodCall><methodName>metaWeblog.newPost</methodName><params>
+<param><value><string>0</string></value></param>
+<param><value><string>${esc(username)}</string></value></param>
+<param><value><string>${esc(token)}</string></value></param>
+<param><value><struct><member><name>title</name><value><string>${esc(title)}</string></value></member>
+<member><name>description</name><value><string>${esc(`<p>${title}</p>`)}</string></value></member></struct></value></param>
+<param><value><boolean>1</boolean></value></param></params></methodCall>`;
+  const res = await fetch(`${base}/xmlrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/xml' },
+    body,
+  });
+  const text = await res.text();
+  if (res.status !== 200 || text.includes('<fault>')) throw new Error(`newPost: ${res.status} ${text}`);
+  return /<value>(?:<(?:string|int|i4)>)?(\d+)/.exec(text)![1]!;
+}
+
+describeWithNats('microsub, multi-process over NATS', () => {
+  const children: ChildHandle[] = [];
+  let nats: NatsServerHandle | undefined;
+  let dataDir = '';
+  let gatewayUrl = '';
+  const adminToken = randomBytes(32).toString('base64url');
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'murmur-e2e-microsub-'));
+    nats = await startNatsServer();
+    const common = { BUS_URL: nats.url, LOG_LEVEL: 'warn', PUBLIC_URL, HOST: '127.0.0.1' };
+    const urls: Record<string, string> = {};
+    const ready: Array<[ChildHandle, string]> = [];
+    for (const name of ['identity', 'publishing', 'feeds', 'microsub'] as const) {
+      const port = await freePort();
+      const child = startChild(name, `services/${name}/dist/main.js`, {
+        ...common,
+        [`${name.toUpperCase()}_PORT`]: String(port),
+        STORE_URL: `file:${join(dataDir, `${name}-store`)}`,
+        DATA_DIR: join(dataDir, `${name}-data`),
+        MURMUR_ADMIN_TOKEN: adminToken,
+      });
+      children.push(child);
+      urls[`${name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
+      ready.push([child, `http://127.0.0.1:${port}/readyz`]);
+    }
+    const [gatewayPort, internalPort] = [await freePort(), await freePort()];
+    const gateway = startChild('gateway', 'gateway/dist/main.js', {
+      ...common,
+      PORT: String(gatewayPort),
+      GATEWAY_INTERNAL_PORT: String(internalPort),
+      ...urls,
+    });
+    children.push(gateway);
+    for (const [child, url] of ready) await waitReady(child, url);
+    await waitReady(gateway, `http://127.0.0.1:${internalPort}/readyz`);
+    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of children.reverse()) await c.stop();
+    await nats?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('200-microsub-flow: follow, publish, badge, page, mark read, search, preview', async () => {
+    const suffix = Math.random().toString(36).slice(2, 7);
+    const [ann, bob] = [`ann${suffix}`, `bob${suffix}`];
+    const tokens: Record<string, string> = {};
+    for (const username of [ann, bob]) {
+      const res = await fetch(`${gatewayUrl}/admin/users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ username, email: `${username}@example.test` }),
+      });
+      expect(res.status).toBe(201);
+      tokens[username] = ((await res.json()) as { token: string }).token;
+    }
+    const form = (pairs: Record<string, string>) =>
+      fetch(`${gatewayUrl}/microsub`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...pairs, access_token: tokens[ann]! }).toString(),
+      });
+    const get = async (params: Record<string, string>) => {
+      const res = await fetch(
+        `${gatewayUrl}/microsub?${new URLSearchParams({ ...params, access_token: tokens[ann]! })}`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      return (await res.json()) as any;
+    };
+    const badge = async () => (await get({ action: 'channels' })).channels[0].unread as number;
+
+    expect(await badge()).toBe(0);
+    // Search and preview find bob once his user event has arrived.
+    const found = await eventually(async () => {
+      const r = (await get({ action: 'search', query: bob })).results;
+      return r.length === 1 ? r : undefined;
+    }, 'search');
+    expect(found[0]).toMatchObject({ type: 'feed', name: bob });
+    await eventually(
+      async () => ((await form({ action: 'follow', url: found[0].url })).status === 200 ? true : undefined),
+      'follow',
+    );
+    expect((await get({ action: 'follow' })).items.map((f: any) => f.url)).toEqual([found[0].url]);
+
+    const ids: string[] = [];
+    ids.push(
+      await eventually(() => newPost(gatewayUrl, bob, tokens[bob]!, 'one').catch(() => undefined), 'post'),
+    );
+    for (const title of ['two', 'three']) ids.push(await newPost(gatewayUrl, bob, tokens[bob]!, title));
+    await eventually(async () => ((await badge()) === 3 ? true : undefined), 'badge');
+
+    const first = await get({ action: 'timeline', limit: '2' });
+    expect(first.items.map((i: any) => i._id)).toEqual([ids[2], ids[1]]);
+    expect(first.items[0]).toMatchObject({ type: 'entry', name: 'three', _is_read: false });
+    expect(first.items[0].published).toMatch(/\+00:00$/);
+    const second = await get({ action: 'timeline', limit: '2', before: first.paging.before });
+    expect(second.items.map((i: any) => i._id)).toEqual([ids[0]]);
+    expect(second.paging.before).toBeUndefined();
+
+    const marked = await fetch(`${gatewayUrl}/microsub`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `action=timeline&method=mark_read&entry%5B0%5D=${ids[2]}&entry%5B1%5D=${ids[1]}&access_token=${encodeURIComponent(tokens[ann]!)}`,
+    });
+    expect(marked.status).toBe(200);
+    expect(await marked.json()).toEqual({});
+    expect(await badge()).toBe(1);
+
+    const preview = await get({ action: 'preview', username: bob });
+    expect(preview.items.map((i: any) => i._id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(preview.items[0]).not.toHaveProperty('_is_read');
+  }, 60_000);
+});
