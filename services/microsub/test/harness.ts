@@ -27,8 +27,9 @@ import { createFeedsService } from '@murmur/feeds';
 import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
 import { createMicrosubService, type MicrosubConfig } from '../src/index.js';
 
-/** Where the test clock of microsub stands: the read marker of a first use is here. */
-export const T0 = Date.parse('2026-11-24T12:00:00Z');
+/** Where the test clock of microsub stands (the read marker of a first use): ahead of the real clock, which
+ * the store's TTL of rate-limit counters follows (docs/platform.md, ratelimit). */
+export const T0 = Date.parse('2030-01-01T12:00:00Z');
 
 /** An offset-form time `seconds` after T0 (negative: before). */
 export const at = (seconds: number) => formatOffsetTime(new Date(T0 + seconds * 1000));

@@ -74,14 +74,17 @@ export async function walk(
   let scanned = 0;
   for (;;) {
     const page = await feedsPage(ctx, userId, kind, hint, limit, options);
-    for (const item of page.items) {
+    for (const [i, item] of page.items.entries()) {
       const pos = positionOf(item);
       if (!isNewer(at, pos)) continue;
+      if (scanned === ctx.config.MICROSUB_SCAN_LIMIT) {
+        return { ended: false, capped: true };
+      }
       scanned += 1;
       if (!visit({ item, pos, hint })) return { ended: false, capped: false };
+      if (i === page.items.length - 1 && page.before === undefined) return { ended: true, capped: false };
     }
     if (page.before === undefined) return { ended: true, capped: false };
-    if (scanned >= ctx.config.MICROSUB_SCAN_LIMIT) return { ended: false, capped: true };
     hint = page.before;
     limit = PAGE;
   }
