@@ -1,5 +1,5 @@
 // The microsub service for tests: the platform's fake identity (tokens and scopes), the real feeds
-// service on the same private memory bus (or NATS) fed with user, site and post events as identity and
+// service and the real reader (open-web follows) on the same private memory bus (or NATS) fed with user, site and post events as identity and
 // publishing would send them, and the real gateway in front, so requests go where a client's would.
 import { randomUUID } from 'node:crypto';
 import { feeds, identity, publishing } from '@murmur/contracts';
@@ -25,6 +25,7 @@ import {
 } from '@murmur/platform/testing';
 import { createFeedsService } from '@murmur/feeds';
 import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+import { createReaderService } from '@murmur/reader';
 import { createMicrosubService, type MicrosubConfig } from '../src/index.js';
 
 /** Where the test clock of microsub stands (the read marker of a first use): ahead of the real clock, which
@@ -141,6 +142,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     host: '127.0.0.1',
   });
   running.push(feedsService);
+  // The reader follows feeds of the open web; every host name it fetches is this machine.
+  const readerService = await startService(
+    createReaderService({
+      schedulerIntervalMs: 0,
+      jobPollIntervalMs: 50,
+      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+    }),
+    {
+      env: { ...env, OUTBOUND_ALLOW_PRIVATE: '1' },
+      store: await open('reader'),
+      bus,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
+    },
+  );
+  running.push(readerService);
   const clock = new TestClock(T0);
   const microsub = await startService(createMicrosubService(), {
     env: { ...env, ...options.env },

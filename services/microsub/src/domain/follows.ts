@@ -1,9 +1,10 @@
-// Follow actions (docs/api/microsub.md "Follow actions"), answered by the feeds service over the bus:
+// Follow actions (docs/api/microsub.md "Follows"), answered by the feeds service over the bus:
 // microsub resolves what the client named — a username, a profile URL, any URL on a user's site, or a
-// user's JSON Feed URL — and never fetches anything to do so.
+// user's JSON Feed URL — and never fetches anything to do so. A URL that is none of these is followed
+// on the open web through the reader (reader.webfollow.*), whose discovery fetches it safely.
 import type { z } from 'zod';
-import { feeds } from '@murmur/contracts';
-import { badRequest, isAppError, type BusHeaders } from '@murmur/platform';
+import { feeds, reader } from '@murmur/contracts';
+import { badRequest, isAppError, notFound, type BusHeaders } from '@murmur/platform';
 import type { followListSchema } from '../routes/schemas.js';
 import type { MicrosubContext } from './context.js';
 
@@ -35,15 +36,32 @@ async function tryEach<T>(forms: FollowTarget[], ask: (form: FollowTarget) => Pr
   }
 }
 
+const NOT_A_FEED = 'url: neither a user of this service nor a feed';
+
+function isNotFound(err: unknown): boolean {
+  return isAppError(err) && err.status === 404;
+}
+
 export async function follow(
   ctx: MicrosubContext,
   userId: number,
   target: FollowTarget,
   headers: BusHeaders,
 ): Promise<void> {
-  await tryEach(candidates(ctx, target), (form) =>
-    ctx.bus.request(feeds.followCreate, { userId, ...form }, { headers }),
-  );
+  try {
+    await tryEach(candidates(ctx, target), (form) =>
+      ctx.bus.request(feeds.followCreate, { userId, ...form }, { headers }),
+    );
+  } catch (err) {
+    if (!isNotFound(err) || !('url' in target)) throw err;
+    // Not one of our users: a feed on the open web, or a page that links one.
+    const web = await ctx.bus.request(
+      reader.webFollowCreate,
+      { userId, url: target.url },
+      { headers, timeoutMs: 30_000 },
+    );
+    if (!web.found) throw notFound(NOT_A_FEED);
+  }
 }
 
 export async function unfollow(
@@ -52,9 +70,15 @@ export async function unfollow(
   target: FollowTarget,
   headers: BusHeaders,
 ): Promise<void> {
-  await tryEach(candidates(ctx, target), (form) =>
-    ctx.bus.request(feeds.followDelete, { userId, ...form }, { headers }),
-  );
+  try {
+    await tryEach(candidates(ctx, target), (form) =>
+      ctx.bus.request(feeds.followDelete, { userId, ...form }, { headers }),
+    );
+  } catch (err) {
+    if (!isNotFound(err) || !('url' in target)) throw err;
+    const web = await ctx.bus.request(reader.webFollowDelete, { userId, url: target.url }, { headers });
+    if (!web.known) throw err;
+  }
 }
 
 /** Only the default channel holds follows. */
@@ -77,7 +101,21 @@ export async function following(
     if (isAppError(err) && err.status === 404) cards = [];
     else throw err;
   }
+  let web: reader.WebFeed[] = [];
+  try {
+    web = (await ctx.bus.request(reader.webFollowList, { userId }, { headers })).items;
+  } catch (err) {
+    ctx.logger.warn({ err }, 'reader did not list open-web follows; showing users only');
+  }
   return {
-    items: cards.map((c) => ({ type: 'feed', url: c.url, name: c.name || c.username, photo: c.photo })),
+    items: [
+      ...cards.map((c) => ({
+        type: 'feed' as const,
+        url: c.url,
+        name: c.name || c.username,
+        photo: c.photo,
+      })),
+      ...web.map((f) => ({ type: 'feed' as const, url: f.url, name: f.title })),
+    ],
   };
 }

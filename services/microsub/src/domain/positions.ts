@@ -12,8 +12,23 @@ export type { Position } from '../store.js';
 
 export const TOP: Position = { ms: Number.MAX_SAFE_INTEGER, id: Number.MAX_SAFE_INTEGER };
 
+/**
+ * Entries of feeds followed on the open web (through the reader) have `_id` `w<entry id>` and sort,
+ * within one second, above every post: their position id is WEB_ID_BASE + the entry id.
+ */
+export const WEB_ID_BASE = 2 ** 50;
+
+export function webItemId(entryId: number): string {
+  return `w${entryId}`;
+}
+
+/** The position id of an `_id`: the post id, or WEB_ID_BASE + the entry id. */
+export function positionIdOf(id: string): number {
+  return id.startsWith('w') ? WEB_ID_BASE + Number(id.slice(1)) : Number(id);
+}
+
 export function positionOf(item: { id: string; publishedAt: string }): Position {
-  return { ms: Date.parse(item.publishedAt), id: Number(item.id) };
+  return { ms: Date.parse(item.publishedAt), id: positionIdOf(item.id) };
 }
 
 /** a newer than b */

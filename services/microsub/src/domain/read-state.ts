@@ -7,7 +7,7 @@ import { internalError, type BusHeaders } from '@murmur/platform';
 import type { ChannelState, ChannelStateDoc } from '../store.js';
 import type { Channel } from './channels.js';
 import type { MicrosubContext } from './context.js';
-import { isNewer, newest, type Position } from './positions.js';
+import { isNewer, newest, positionIdOf, type Position } from './positions.js';
 import { findPositions, walk } from './source.js';
 
 /** Ids kept per list; the oldest fall off first (docs/api/microsub.md "Limits"). */
@@ -69,7 +69,7 @@ export async function unreadCount(
     { headers, first: 20 },
   );
   for (const u of view.state.unread) {
-    if (!view.isRemoved(u.id) && !isNewer({ ms: u.ms, id: Number(u.id) }, view.marker)) count += 1;
+    if (!view.isRemoved(u.id) && !isNewer({ ms: u.ms, id: positionIdOf(u.id) }, view.marker)) count += 1;
   }
   return count;
 }
@@ -186,7 +186,7 @@ export async function markReadThrough(
       markerId: marker.id,
       // Only the marks of items still newer than a moved marker mean anything.
       read: moved ? s.read.filter((id) => stillNewer.has(id)) : s.read,
-      unread: s.unread.filter((u) => isNewer({ ms: u.ms, id: Number(u.id) }, through)),
+      unread: s.unread.filter((u) => isNewer({ ms: u.ms, id: positionIdOf(u.id) }, through)),
     };
   });
 }

@@ -2,10 +2,19 @@
 // read state and removals. `walk` reads a channel newest first, a page at a time, from the top or from
 // a cursor, and hands each item to a visitor until it says stop, the timeline ends or the scan limit
 // (MICROSUB_SCAN_LIMIT) is reached: the one way this service reads a timeline.
-import { feeds } from '@murmur/contracts';
+import { feeds, reader } from '@murmur/contracts';
 import { isAppError, type BusHeaders } from '@murmur/platform';
 import type { MicrosubContext } from './context.js';
-import { invalidCursor, isNewer, positionOf, TOP, type Cursor, type Position } from './positions.js';
+import {
+  invalidCursor,
+  isNewer,
+  positionOf,
+  TOP,
+  WEB_ID_BASE,
+  webItemId,
+  type Cursor,
+  type Position,
+} from './positions.js';
 
 export interface Seen {
   item: feeds.TimelineItem;
@@ -56,9 +65,92 @@ async function feedsPage(
   }
 }
 
+interface FeedsCursorState {
+  /** The feeds cursor of the page the next unvisited feeds item comes from. */
+  hint: string | undefined;
+}
+
+async function* feedsItems(
+  ctx: MicrosubContext,
+  userId: number,
+  kind: feeds.TimelineKind,
+  from: Cursor | undefined,
+  state: FeedsCursorState,
+  options: WalkOptions,
+): AsyncGenerator<Seen> {
+  const at = from?.at ?? TOP;
+  let hint = from?.hint;
+  let limit = Math.min(options.first ?? PAGE, PAGE);
+  for (;;) {
+    const page = await feedsPage(ctx, userId, kind, hint, limit, options);
+    state.hint = hint;
+    for (const item of page.items) {
+      const pos = positionOf(item);
+      if (isNewer(at, pos)) yield { item, pos, hint };
+    }
+    if (page.before === undefined) return;
+    hint = page.before;
+    limit = PAGE;
+  }
+}
+
+/** As a feeds item: an entry of a feed the user follows on the open web (reader.webfollow.entries). */
+function webItem(e: reader.WebEntry): feeds.TimelineItem {
+  return {
+    id: webItemId(e.entryId),
+    postId: e.entryId,
+    url: e.url,
+    title: e.title,
+    contentHtml: e.contentHtml,
+    contentText: e.contentText,
+    publishedAt: e.publishedAt,
+    photos: [],
+    // No Murmur user: 0 matches nobody (preview keeps only the previewed user's posts).
+    author: { userId: 0, username: '', ...e.author },
+  };
+}
+
+async function* webItems(
+  ctx: MicrosubContext,
+  userId: number,
+  from: Cursor | undefined,
+  options: WalkOptions,
+): AsyncGenerator<Omit<Seen, 'hint'>> {
+  const at = from?.at ?? TOP;
+  // Strictly older than `at`: for a post position, every entry of the same second is newer.
+  let before =
+    from === undefined ? undefined : { ms: at.ms, entryId: at.id >= WEB_ID_BASE ? at.id - WEB_ID_BASE : 0 };
+  let limit = Math.min(options.first ?? PAGE, PAGE);
+  for (;;) {
+    let page: reader.WebEntry[];
+    try {
+      page = (
+        await ctx.bus.request(
+          reader.webEntriesList,
+          { userId, limit, ...(before ? { before } : {}) },
+          { headers: options.headers },
+        )
+      ).items;
+    } catch (err) {
+      // The open-web part of a timeline is an addition: without the reader, posts still show.
+      ctx.logger.warn({ err }, 'reader did not list open-web entries; showing posts only');
+      return;
+    }
+    for (const e of page) {
+      const item = webItem(e);
+      const pos = positionOf(item);
+      if (isNewer(at, pos)) yield { item, pos };
+      before = { ms: pos.ms, entryId: e.entryId };
+    }
+    if (page.length < limit) return;
+    limit = PAGE;
+  }
+}
+
 /**
- * Visits the items strictly older than `from` (all items without it), newest first. `visit` returns
- * false to stop. Items between the cursor's hint and its position are skipped, not visited.
+ * Visits the items strictly older than `from` (all items without it), newest first: the feeds
+ * timeline, merged in `default` with the entries of feeds followed on the open web. `visit`
+ * returns false to stop. Items between the cursor's hint and its position are skipped, not visited.
  */
 export async function walk(
   ctx: MicrosubContext,
@@ -68,25 +160,27 @@ export async function walk(
   visit: (seen: Seen) => boolean,
   options: WalkOptions,
 ): Promise<WalkEnd> {
-  const at = from?.at ?? TOP;
-  let hint = from?.hint;
-  let limit = Math.min(options.first ?? PAGE, PAGE);
+  const state: FeedsCursorState = { hint: from?.hint };
+  const posts = feedsItems(ctx, userId, kind, from, state, options);
+  const web = kind === 'default' ? webItems(ctx, userId, from, options) : undefined;
+  let nextPost = await posts.next();
+  let nextWeb = web ? await web.next() : undefined;
   let scanned = 0;
   for (;;) {
-    const page = await feedsPage(ctx, userId, kind, hint, limit, options);
-    for (const [i, item] of page.items.entries()) {
-      const pos = positionOf(item);
-      if (!isNewer(at, pos)) continue;
-      if (scanned === ctx.config.MICROSUB_SCAN_LIMIT) {
-        return { ended: false, capped: true };
-      }
-      scanned += 1;
-      if (!visit({ item, pos, hint })) return { ended: false, capped: false };
-      if (i === page.items.length - 1 && page.before === undefined) return { ended: true, capped: false };
+    const webDone = nextWeb === undefined || nextWeb.done === true;
+    if (nextPost.done && webDone) return { ended: true, capped: false };
+    if (scanned === ctx.config.MICROSUB_SCAN_LIMIT) return { ended: false, capped: true };
+    scanned += 1;
+    let seen: Seen;
+    if (!nextPost.done && (webDone || isNewer(nextPost.value.pos, nextWeb!.value!.pos))) {
+      seen = nextPost.value;
+      nextPost = await posts.next();
+    } else {
+      // A feeds cursor at or newer than this entry: the page the next post comes from.
+      seen = { ...nextWeb!.value!, hint: state.hint };
+      nextWeb = await web!.next();
     }
-    if (page.before === undefined) return { ended: true, capped: false };
-    hint = page.before;
-    limit = PAGE;
+    if (!visit(seen)) return { ended: false, capped: false };
   }
 }
 
