@@ -1,11 +1,14 @@
 // The Microsub flow with identity, publishing, feeds, microsub and the gateway each in its own process,
 // requests and events over a real nats-server (JetStream), driven the way Monocle and Indigenous do:
 // form-encoded writes with `access_token`, follow → publish → unread badge → page → mark read with
-// entry[N] → badge drops; search and preview.
+// entry[N] → badge drops; search and preview; a feed on the open web (a local feed server) followed
+// through the reader, its entries in the timeline.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { describeWithNats, freePort, startNatsServer, type NatsServerHandle } from '@murmur/platform/testing';
 import { startChild, waitReady, type ChildHandle } from '../support/processes.js';
@@ -51,14 +54,34 @@ describeWithNats('microsub, multi-process over NATS', () => {
   let dataDir = '';
   let gatewayUrl = '';
   const adminToken = randomBytes(32).toString('base64url');
+  let feedServer: Server | undefined;
+  let feedUrl = '';
 
   beforeAll(async () => {
+    feedServer = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/feed+json' }).end(
+        JSON.stringify({
+          version: 'https://jsonfeed.org/version/1.1',
+          title: 'Elsewhere',
+          items: [
+            {
+              id: 'e1',
+              url: 'https://elsewhere.test/e1',
+              content_html: '<p>From elsewhere</p>',
+              date_published: '2020-01-01T00:00:00Z',
+            },
+          ],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => feedServer!.listen(0, '127.0.0.1', resolve));
+    feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/feed.json`;
     dataDir = mkdtempSync(join(tmpdir(), 'murmur-e2e-microsub-'));
     nats = await startNatsServer();
     const common = { BUS_URL: nats.url, LOG_LEVEL: 'warn', PUBLIC_URL, HOST: '127.0.0.1' };
     const urls: Record<string, string> = {};
     const ready: Array<[ChildHandle, string]> = [];
-    for (const name of ['identity', 'publishing', 'feeds', 'microsub'] as const) {
+    for (const name of ['identity', 'publishing', 'feeds', 'reader', 'microsub'] as const) {
       const port = await freePort();
       const child = startChild(name, `services/${name}/dist/main.js`, {
         ...common,
@@ -66,6 +89,8 @@ describeWithNats('microsub, multi-process over NATS', () => {
         STORE_URL: `file:${join(dataDir, `${name}-store`)}`,
         DATA_DIR: join(dataDir, `${name}-data`),
         MURMUR_ADMIN_TOKEN: adminToken,
+        // The reader fetches the test's feed server on 127.0.0.1.
+        ...(name === 'reader' ? { OUTBOUND_ALLOW_PRIVATE: '1' } : {}),
       });
       children.push(child);
       urls[`${name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
@@ -87,6 +112,7 @@ describeWithNats('microsub, multi-process over NATS', () => {
   afterAll(async () => {
     for (const c of children.reverse()) await c.stop();
     await nats?.stop();
+    await new Promise((resolve) => feedServer?.close(resolve));
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -159,5 +185,17 @@ describeWithNats('microsub, multi-process over NATS', () => {
     const preview = await get({ action: 'preview', username: bob });
     expect(preview.items.map((i: any) => i._id)).toEqual([ids[2], ids[1], ids[0]]);
     expect(preview.items[0]).not.toHaveProperty('_is_read');
+
+    // A feed on the open web, followed through the reader: its (old, so read) entry joins the timeline.
+    expect((await form({ action: 'follow', url: feedUrl })).status).toBe(200);
+    const all = await get({ action: 'timeline' });
+    expect(all.items.map((i: any) => i._id)).toEqual([
+      ids[2],
+      ids[1],
+      ids[0],
+      expect.stringMatching(/^w\d+$/),
+    ]);
+    expect(all.items[3]).toMatchObject({ url: 'https://elsewhere.test/e1', _is_read: true });
+    expect((await get({ action: 'follow' })).items.map((f: any) => f.url)).toContain(feedUrl);
   }, 60_000);
 });

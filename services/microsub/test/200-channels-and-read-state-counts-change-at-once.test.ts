@@ -164,3 +164,12 @@ it('accepts mark_read and mark_unread on untracked channels as no-ops', async ()
   expect(discover.json()).toEqual({ items: [], paging: {} });
   expect(await unread(h.ann.token)).toEqual({ default: 0, notifications: 0 });
 });
+
+it('counts a post of the same second as the first use as unread (published times are whole seconds)', async () => {
+  h.clock.set(new Date(h.clock.nowMs() + 60_000 + 700));
+  const firstUse = h.clock.nowMs();
+  expect(await unread(h.bob.token)).toEqual({ default: 0, notifications: 0 });
+  const sameSecond = new Date(Math.floor(firstUse / 1000) * 1000).toISOString().replace(/\.\d+Z$/, '+00:00');
+  await h.publish({ id: 40, userId: h.bob.id, publishedAt: sameSecond });
+  expect((await unread(h.bob.token)).default).toBe(1);
+});

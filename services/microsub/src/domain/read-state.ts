@@ -20,7 +20,10 @@ export async function channelState(
   userId: number,
   channel: Channel,
 ): Promise<ChannelStateDoc> {
-  return ctx.store.channelState(userId, channel.uid, { ms: ctx.clock.nowMs(), id: Number.MAX_SAFE_INTEGER });
+  // Published times travel in whole seconds: a post of the current second, published after this
+  // first request, must count as new, so the marker stands just before the current second.
+  const second = Math.floor(ctx.clock.nowMs() / 1000) * 1000;
+  return ctx.store.channelState(userId, channel.uid, { ms: second - 1, id: Number.MAX_SAFE_INTEGER });
 }
 
 /** Answers "is it read" and "is it removed" for one request's items. */
