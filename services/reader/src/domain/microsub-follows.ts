@@ -48,9 +48,13 @@ export async function webFollowsOf(ctx: ReaderContext, userId: number): Promise<
 
 const secondOf = (micros: number) => Math.floor(micros / 1_000_000) * 1000;
 
+/** Entries, newest by arrival across the user's feeds, that the Microsub timeline draws from. */
+export const MICROSUB_ENTRY_WINDOW = 1000;
+
 /**
- * The newest `limit` entries of the user's subscribed feeds older than `before`. Reads the feeds'
- * entry lists whole (retention bounds them), so it suits the few feeds a Microsub user follows.
+ * The newest `limit` entries of the user's subscribed feeds older than `before`, from the
+ * MICROSUB_ENTRY_WINDOW entries that arrived last (the feeds' timelines hold arrival times), so a
+ * user with hundreds of feeds costs one bounded read per page.
  */
 export async function webEntriesOf(
   ctx: ReaderContext,
@@ -61,7 +65,9 @@ export async function webEntriesOf(
   const view = await ctx.views.get(userId);
   if (view.subscriptions.length === 0) return [];
   const timelines = await ctx.store.timelinesOfFeeds(view.subscriptions.map((s) => s.feedId));
-  const entries = await ctx.store.entriesByIds(timelines.flatMap((t) => t.ids));
+  const arrived = timelines.flatMap((t) => t.ids.map((id, i) => ({ id, time: t.times[i] ?? 0 })));
+  arrived.sort((a, b) => b.time - a.time);
+  const entries = await ctx.store.entriesByIds(arrived.slice(0, MICROSUB_ENTRY_WINDOW).map((a) => a.id));
   const older = (ms: number, id: number) =>
     !before || ms < before.ms || (ms === before.ms && id < before.entryId);
   const page = entries
