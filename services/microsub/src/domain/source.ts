@@ -133,7 +133,7 @@ async function* webItems(
       ).items;
     } catch (err) {
       // The open-web part of a timeline is an addition: without the reader, posts still show.
-      ctx.logger.warn({ err }, 'reader did not list open-web entries; showing posts only');
+      ctx.logger.debug({ err }, 'reader did not list open-web entries; showing posts only');
       return;
     }
     for (const e of page) {
