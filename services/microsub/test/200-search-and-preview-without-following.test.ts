@@ -59,7 +59,7 @@ it('refuses an empty or over-long query with 400', async () => {
 });
 
 it("previews a user's 20 newest posts without _is_read and without following", async () => {
-  for (const params of [{ username: 'bob' }, { url: `${h.publicUrl}/bob/` }]) {
+  for (const params of [{ username: 'bob' }, { url: `${h.publicUrl}/bob/` }] as Record<string, string>[]) {
     const res = await h.get({ action: 'preview', ...params }, h.ann.token);
     expect(res.statusCode).toBe(200);
     const items = (res.json() as any).items;
@@ -76,7 +76,10 @@ it("previews a user's 20 newest posts without _is_read and without following", a
 it('answers 400 without url or username and 404 for nobody', async () => {
   const missing = await h.get({ action: 'preview' }, h.ann.token);
   expect(missing.statusCode).toBe(400);
-  for (const params of [{ username: 'nobody' }, { url: 'https://nowhere.example/' }]) {
+  for (const params of [{ username: 'nobody' }, { url: 'https://nowhere.example/' }] as Record<
+    string,
+    string
+  >[]) {
     const res = await h.get({ action: 'preview', ...params }, h.ann.token);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: 'not_found' });

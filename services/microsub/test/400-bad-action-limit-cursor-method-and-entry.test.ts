@@ -31,7 +31,7 @@ it('refuses channel writes: channels are fixed', async () => {
   for (const form of [
     { action: 'channels', name: 'X' },
     { action: 'channels', channel: 'default', method: 'delete' },
-  ]) {
+  ] as Record<string, string>[]) {
     expect(expect400(await h.post(form, h.ann.token))).toBe('channels are fixed');
   }
 });

@@ -37,7 +37,7 @@ it('answers 404 not_found when following or unfollowing nobody', async () => {
     { action: 'follow', username: 'nobody' },
     { action: 'unfollow', username: 'nobody' },
     { action: 'follow', url: 'https://unknown.example/some/page' },
-  ]) {
+  ] as Record<string, string>[]) {
     const res = await h.post(form, h.ann.token);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: 'not_found' });
