@@ -1,16 +1,24 @@
 // The Microsub flow with identity, publishing, feeds, microsub and the gateway each in its own process,
 // requests and events over a real nats-server (JetStream), driven the way Monocle and Indigenous do:
-// form-encoded writes with `access_token`, follow → publish → unread badge → page → mark read with
+// a token from Murmur's IndieAuth (authorization code with PKCE, scopes `read follow`), form-encoded
+// writes with `access_token`, follow → publish → unread badge → page → mark read with
 // entry[N] → badge drops; search and preview; a feed on the open web (a local feed server) followed
 // through the reader, its entries in the timeline.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { describeWithNats, freePort, startNatsServer, type NatsServerHandle } from '@murmur/platform/testing';
+import {
+  describeWithNats,
+  freePort,
+  startNatsServer,
+  startSmtpCapture,
+  type NatsServerHandle,
+  type SmtpCapture,
+} from '@murmur/platform/testing';
 import { startChild, waitReady, type ChildHandle } from '../support/processes.js';
 
 const PUBLIC_URL = 'http://murmur.test';
@@ -48,9 +56,89 @@ async function newPost(base: string, username: string, token: string, title: str
   return /<value>(?:<(?:string|int|i4)>)?(\d+)/.exec(text)![1]!;
 }
 
+function hidden(html: string, name: string): string {
+  const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"\\s*/?>`).exec(html);
+  if (!match) throw new Error(`no hidden ${name} field in:\n${html.slice(0, 2000)}`);
+  return match[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+}
+
+const formBody = (fields: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
+
+/**
+ * A token the way a Microsub client gets one: the IndieAuth screen, the emailed sign-in link, consent,
+ * and redemption of the code with the PKCE verifier (docs/indieauth.md).
+ */
+async function indieAuthToken(
+  gatewayUrl: string,
+  smtp: SmtpCapture,
+  email: string,
+  scope: string,
+): Promise<string> {
+  const CLIENT_ID = 'http://127.0.0.1:9/monocle/';
+  const REDIRECT_URI = 'http://127.0.0.1:9/monocle/callback';
+  const verifier = randomBytes(32).toString('base64url');
+  const query = new URLSearchParams({
+    client_id: CLIENT_ID,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    state: 'st',
+    scope,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  });
+  const screen = await (await fetch(`${gatewayUrl}/indieauth/auth?${query}`)).text();
+  expect(
+    (await fetch(`${gatewayUrl}/indieauth/signin`, formBody({ request: hidden(screen, 'request'), email })))
+      .status,
+  ).toBe(200);
+  const mail = await smtp.waitFor((m) => m.to.includes(email), 15_000);
+  const link = new URL(mail.links.find((l) => l.includes('/account/signin/web'))!);
+  const confirm = await fetch(`${gatewayUrl}${link.pathname}${link.search}`, { redirect: 'manual' });
+  const confirmHtml = await confirm.text();
+  const confirmCookie = /murmur_signin=[^;]+/.exec(confirm.headers.get('set-cookie') ?? '')![0];
+  const landed = await fetch(`${gatewayUrl}/account/signin/web`, {
+    ...formBody({
+      token: hidden(confirmHtml, 'token'),
+      csrf: hidden(confirmHtml, 'csrf'),
+      return_to: hidden(confirmHtml, 'return_to'),
+    }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: confirmCookie },
+    redirect: 'manual',
+  });
+  const cookie = /murmur_session=[^;]+/.exec(landed.headers.get('set-cookie') ?? '')![0];
+  const consentHtml = await (
+    await fetch(`${gatewayUrl}${landed.headers.get('location')!}`, { headers: { cookie } })
+  ).text();
+  const approved = await fetch(`${gatewayUrl}/indieauth/approve`, {
+    ...formBody({ request: hidden(consentHtml, 'request'), csrf: hidden(consentHtml, 'csrf') }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+    redirect: 'manual',
+  });
+  const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
+  const redeemed = await fetch(
+    `${gatewayUrl}/indieauth/token`,
+    formBody({
+      grant_type: 'authorization_code',
+      code,
+      client_id: CLIENT_ID,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+    }),
+  );
+  expect(redeemed.status).toBe(200);
+  const grant = (await redeemed.json()) as { access_token: string; scope: string };
+  expect(grant.scope).toBe(scope);
+  return grant.access_token;
+}
+
 describeWithNats('microsub, multi-process over NATS', () => {
   const children: ChildHandle[] = [];
   let nats: NatsServerHandle | undefined;
+  let smtp: SmtpCapture | undefined;
   let dataDir = '';
   let gatewayUrl = '';
   const adminToken = randomBytes(32).toString('base64url');
@@ -78,6 +166,7 @@ describeWithNats('microsub, multi-process over NATS', () => {
     feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/feed.json`;
     dataDir = mkdtempSync(join(tmpdir(), 'murmur-e2e-microsub-'));
     nats = await startNatsServer();
+    smtp = await startSmtpCapture();
     const common = { BUS_URL: nats.url, LOG_LEVEL: 'warn', PUBLIC_URL, HOST: '127.0.0.1' };
     const urls: Record<string, string> = {};
     const ready: Array<[ChildHandle, string]> = [];
@@ -89,6 +178,7 @@ describeWithNats('microsub, multi-process over NATS', () => {
         STORE_URL: `file:${join(dataDir, `${name}-store`)}`,
         DATA_DIR: join(dataDir, `${name}-data`),
         MURMUR_ADMIN_TOKEN: adminToken,
+        ...(name === 'identity' ? { MAIL_URL: smtp.url } : {}),
         // The reader fetches the test's feed server on 127.0.0.1.
         ...(name === 'reader' ? { OUTBOUND_ALLOW_PRIVATE: '1' } : {}),
       });
@@ -112,6 +202,7 @@ describeWithNats('microsub, multi-process over NATS', () => {
   afterAll(async () => {
     for (const c of children.reverse()) await c.stop();
     await nats?.stop();
+    await smtp?.stop();
     await new Promise((resolve) => feedServer?.close(resolve));
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
@@ -129,6 +220,8 @@ describeWithNats('microsub, multi-process over NATS', () => {
       expect(res.status).toBe(201);
       tokens[username] = ((await res.json()) as { token: string }).token;
     }
+    // ann's reader signs in through IndieAuth and asks for `read follow`; bob publishes with his app token.
+    tokens[ann] = await indieAuthToken(gatewayUrl, smtp!, `${ann}@example.test`, 'read follow');
     const form = (pairs: Record<string, string>) =>
       fetch(`${gatewayUrl}/microsub`, {
         method: 'POST',
