@@ -20,6 +20,7 @@ export default {
     '^@murmur/archive$': '<rootDir>/services/archive/src/index.ts',
     '^@murmur/webmention$': '<rootDir>/services/webmention/src/index.ts',
     '^@murmur/push$': '<rootDir>/services/push/src/index.ts',
+    '^@murmur/microsub$': '<rootDir>/services/microsub/src/index.ts',
     '^@murmur/gateway$': '<rootDir>/gateway/src/index.ts',
     '^@murmur/cli$': '<rootDir>/cli/src/index.ts',
     // light-my-request (behind app.inject) require()s cookie@2, which is ESM-only; jest cannot require ESM on

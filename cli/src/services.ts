@@ -4,6 +4,7 @@ import type { ServiceDefinition } from '@murmur/platform';
 import { archiveService } from '@murmur/archive';
 import { feedsService } from '@murmur/feeds';
 import { identityService } from '@murmur/identity';
+import { microsubService } from '@murmur/microsub';
 import { publishingService } from '@murmur/publishing';
 import { pushService } from '@murmur/push';
 import { readerService } from '@murmur/reader';
@@ -18,4 +19,5 @@ export const services: ReadonlyArray<ServiceDefinition<any>> = [
   archiveService,
   webmentionService,
   pushService,
+  microsubService,
 ];

@@ -4,6 +4,7 @@
 // Nothing here needs Docker or a cluster: the files are read as data.
 import { describe, expect, it } from '@jest/globals';
 import { feedsConfigSchema } from '@murmur/feeds';
+import { microsubConfigSchema } from '@murmur/microsub';
 import { pushConfigSchema } from '@murmur/push';
 import { webmentionConfigSchema } from '@murmur/webmention';
 import { archiveConfigSchema } from '@murmur/archive';
@@ -65,6 +66,7 @@ interface ConfigSchema {
 const SCHEMAS: Record<string, ConfigSchema> = {
   identity: identityConfigSchema,
   feeds: feedsConfigSchema,
+  microsub: microsubConfigSchema,
   push: pushConfigSchema,
   webmention: webmentionConfigSchema,
   archive: archiveConfigSchema,

@@ -1,0 +1,34 @@
+// The microsub HTTP app: the platform's app (limits, errors in the OAuth shape Microsub clients read,
+// health, metrics) and the /microsub routes. The routes get a scope for the CORS headers they alone
+// send (browser-based readers call them cross-origin with a Bearer token; no cookie is ever read, so
+// the wildcard origin is safe). It never touches the bus.
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp, type Store } from '@murmur/platform';
+import type { MicrosubContext } from './domain/context.js';
+import { registerMicrosubRoutes } from './routes/microsub.js';
+
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'Authorization, Content-Type, Cache-Control, Last-Event-ID',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+} as const;
+
+export async function buildMicrosubApp(ctx: MicrosubContext, store: Store): Promise<FastifyInstance> {
+  const app = await createHttpApp({
+    service: 'microsub',
+    logger: ctx.logger,
+    config: ctx.config,
+    bus: ctx.bus,
+    store,
+    clock: ctx.clock,
+    errorStyle: 'oauth',
+  });
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (_request, reply) => {
+      reply.headers(CORS_HEADERS);
+    });
+    scope.options('/microsub', async (_request, reply) => reply.code(204).send());
+    registerMicrosubRoutes(scope, ctx);
+  });
+  return app;
+}

@@ -1,0 +1,24 @@
+// The JF2 timeline item a Microsub client receives (docs/api/microsub.md "Timeline items"), from a
+// feeds timeline item. Written once, typed by the route's response schema.
+import type { z } from 'zod';
+import type { feeds } from '@murmur/contracts';
+import type { entrySchema } from '../routes/schemas.js';
+
+export function entryJson(item: feeds.TimelineItem, isRead?: boolean): z.input<typeof entrySchema> {
+  return {
+    type: 'entry',
+    _id: item.id,
+    published: item.publishedAt,
+    url: item.url,
+    ...(item.title ? { name: item.title } : {}),
+    content: { html: item.contentHtml, text: item.contentText },
+    ...(item.photos.length > 0 ? { photo: item.photos } : {}),
+    author: {
+      type: 'card',
+      name: item.author.name || item.author.username,
+      url: item.author.url,
+      photo: item.author.photo,
+    },
+    ...(isRead === undefined ? {} : { _is_read: isRead }),
+  };
+}

@@ -1,0 +1,183 @@
+// GET and POST /microsub (docs/api/microsub.md): one path, the `action` parameter picks the operation.
+// Authentication (Bearer or `access_token`) is the platform's; the scope each action needs is checked
+// here because the action is only known once the parameters are read: `read` for every GET and for
+// POST timeline/search/preview, `follow` for POST follow/unfollow (`create` grants both).
+import type { FastifyInstance } from 'fastify';
+import {
+  badRequest,
+  busHeaders,
+  defineRoute,
+  requireScope,
+  type AuthInfo,
+  type BusHeaders,
+  type ParamRecord,
+} from '@murmur/platform';
+import { listChannels } from '../domain/channel-list.js';
+import { channelOr404, type Channel } from '../domain/channels.js';
+import type { MicrosubContext } from '../domain/context.js';
+import { searchUsers } from '../domain/directory.js';
+import { preview } from '../domain/preview.js';
+import { checkFollowChannel, follow, following, unfollow, type FollowTarget } from '../domain/follows.js';
+import { markRead, markReadThrough, markUnread, removeEntries } from '../domain/read-state.js';
+import { timelinePage } from '../domain/timeline.js';
+import { entriesOf, isReadOf, limitOf, text } from './params.js';
+import { microsubResponseSchema } from './schemas.js';
+
+const NOT_SUPPORTED = new Set(['mute', 'unmute', 'block', 'unblock']);
+
+function actionOf(params: ParamRecord): string {
+  const action = text(params, 'action', 64);
+  if (action === undefined || action === '') throw badRequest('action: is required', 'action');
+  return action;
+}
+
+function unknownAction(action: string) {
+  if (NOT_SUPPORTED.has(action)) return badRequest(`action: ${action} is not supported`, 'action');
+  return badRequest(`action: unknown action "${action}"`, 'action');
+}
+
+function channelParam(params: ParamRecord): Channel {
+  return channelOr404(text(params, 'channel', 64));
+}
+
+function followTarget(params: ParamRecord): FollowTarget {
+  const username = text(params, 'username', 64)?.trim();
+  if (username) return { username };
+  const url = text(params, 'url', 2048)?.trim();
+  if (!url) throw badRequest('url: url or username is required', 'url');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw badRequest('url: must be an absolute http(s) URL', 'url');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw badRequest('url: must be an absolute http(s) URL', 'url');
+  }
+  return { url: parsed.href };
+}
+
+function search(ctx: MicrosubContext, params: ParamRecord, headers: BusHeaders) {
+  const query = text(params, 'query', 200)?.trim();
+  if (!query) throw badRequest('query: is required', 'query');
+  return searchUsers(ctx, query, headers);
+}
+
+function timeline(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, headers: BusHeaders) {
+  const before = text(params, 'before', 300);
+  const after = text(params, 'after', 300);
+  const isRead = isReadOf(params);
+  return timelinePage(
+    ctx,
+    auth.userId,
+    channelParam(params),
+    {
+      limit: limitOf(params),
+      ...(before === undefined ? {} : { before }),
+      ...(after === undefined ? {} : { after }),
+      ...(isRead === undefined ? {} : { isRead }),
+    },
+    headers,
+  );
+}
+
+async function get(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, headers: BusHeaders) {
+  const action = actionOf(params);
+  requireScope(auth, 'read');
+  switch (action) {
+    case 'channels':
+      return listChannels(ctx, auth.userId, headers);
+    case 'timeline':
+      return timeline(ctx, auth, params, headers);
+    case 'follow':
+      return following(ctx, auth.userId, headers);
+    case 'search':
+      return search(ctx, params, headers);
+    case 'preview':
+      return preview(ctx, followTarget(params), headers);
+    default:
+      throw unknownAction(action);
+  }
+}
+
+async function post(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, headers: BusHeaders) {
+  const action = actionOf(params);
+  switch (action) {
+    case 'channels':
+      requireScope(auth, 'read');
+      throw badRequest('channels are fixed', 'action');
+    case 'timeline':
+      requireScope(auth, 'read');
+      await timelineWrite(ctx, auth, params, headers);
+      return {};
+    case 'search':
+      requireScope(auth, 'read');
+      return search(ctx, params, headers);
+    case 'preview':
+      requireScope(auth, 'read');
+      return preview(ctx, followTarget(params), headers);
+    case 'follow':
+    case 'unfollow': {
+      requireScope(auth, 'follow');
+      checkFollowChannel(text(params, 'channel', 64));
+      const target = followTarget(params);
+      if (action === 'follow') await follow(ctx, auth.userId, target, headers);
+      else await unfollow(ctx, auth.userId, target, headers);
+      return {};
+    }
+    default:
+      requireScope(auth, 'read');
+      throw unknownAction(action);
+  }
+}
+
+async function timelineWrite(
+  ctx: MicrosubContext,
+  auth: AuthInfo,
+  params: ParamRecord,
+  headers: BusHeaders,
+): Promise<void> {
+  const method = text(params, 'method', 64);
+  if (method === undefined || method === '') throw badRequest('method: is required', 'method');
+  if (method !== 'mark_read' && method !== 'mark_unread' && method !== 'remove') {
+    throw badRequest(`method: unknown method "${method}"`, 'method');
+  }
+  const channel = channelParam(params);
+  const entries = entriesOf(params);
+  const lastRead = method === 'mark_read' ? text(params, 'last_read_entry', 64) : undefined;
+  if (entries.length === 0 && !lastRead) {
+    throw badRequest(
+      method === 'mark_read' ? 'entry: entry or last_read_entry is required' : 'entry: is required',
+      'entry',
+    );
+  }
+  if (method === 'remove') return removeEntries(ctx, auth.userId, channel, entries);
+  // Untracked channels keep no read state: marking succeeds and changes nothing.
+  if (!channel.tracked || !channel.kind) return;
+  const tracked = { ...channel, kind: channel.kind };
+  if (method === 'mark_unread') return markUnread(ctx, auth.userId, tracked, entries, headers);
+  if (entries.length > 0) await markRead(ctx, auth.userId, tracked, entries);
+  if (lastRead) await markReadThrough(ctx, auth.userId, tracked, lastRead, headers);
+}
+
+export function registerMicrosubRoutes(scope: FastifyInstance, ctx: MicrosubContext): void {
+  const common = {
+    url: '/microsub',
+    auth: 'required',
+    tokenParam: true,
+    rateLimit: { key: 'user', max: ctx.config.MICROSUB_REQUESTS_PER_MINUTE, windowMs: 60_000 },
+    response: { 200: microsubResponseSchema },
+  } as const;
+
+  defineRoute(scope, {
+    ...common,
+    method: 'GET',
+    handler: ({ auth, input, request }) => get(ctx, auth, input, busHeaders(request)),
+  });
+
+  defineRoute(scope, {
+    ...common,
+    method: 'POST',
+    handler: ({ auth, input, request }) => post(ctx, auth, input, busHeaders(request)),
+  });
+}

@@ -1,0 +1,161 @@
+// The microsub service's named queries over its collections: `channelstates` (per user and channel,
+// the read marker, the entries marked read or unread since, and the entries removed), and the user
+// directory `users`/`sites` that search and preview read (copies fed by identity's and publishing's
+// events). Timelines belong to the feeds service and are asked for over the bus; nothing here copies them.
+import { applyIfNewer, type Collection, type Store } from '@murmur/platform';
+
+/** A timeline position: newest first is `ms` descending, then `id` descending (docs/api/microsub.md). */
+export interface Position {
+  ms: number;
+  id: number;
+}
+
+export type ChannelStateDoc = {
+  /** `<userId>:<channel uid>`. */
+  _id: string;
+  userId: number;
+  channel: string;
+  /** Items at or older than this position are read unless marked unread. */
+  markerMs: number;
+  markerId: number;
+  /** `_id`s marked read (only those newer than the marker matter). */
+  read: string[];
+  /** Items marked unread, with their positions (only those at or older than the marker matter). */
+  unread: { id: string; ms: number }[];
+  /** `_id`s hidden from this channel. */
+  removed: string[];
+  /** Grows with every write: writes are compare-and-set on it. */
+  rev: number;
+};
+
+export type ChannelState = Omit<ChannelStateDoc, '_id' | 'rev'>;
+
+/** A user as search shows them (from evt.identity.user.*). */
+export type DirectoryUserDoc = {
+  _id: number;
+  username: string;
+  usernameKey: string;
+  name: string;
+  avatar: string;
+  rev: number;
+};
+
+/** A user's site (from evt.publishing.site.*): its host is searched, its URL names the user. */
+export type DirectorySiteDoc = {
+  _id: number;
+  userId: number;
+  host: string;
+  url: string;
+  isDefault: boolean;
+  rev: number;
+};
+
+export class MicrosubStore {
+  private readonly states: Collection<ChannelStateDoc>;
+  private readonly users: Collection<DirectoryUserDoc>;
+  private readonly sites: Collection<DirectorySiteDoc>;
+
+  constructor(readonly store: Store) {
+    this.states = store.collection<ChannelStateDoc>('channelstates');
+    this.users = store.collection<DirectoryUserDoc>('users');
+    this.sites = store.collection<DirectorySiteDoc>('sites');
+  }
+
+  async createIndexes(): Promise<void> {
+    await Promise.all([
+      // Channel states are found by `_id`; this index serves deleting a user's state.
+      this.states.createIndex({ userId: 1 }),
+      this.users.createIndex({ usernameKey: 1 }),
+      this.sites.createIndex({ userId: 1 }),
+      this.sites.createIndex({ url: 1 }),
+      this.sites.createIndex({ host: 1 }),
+    ]);
+  }
+
+  // ---- the user directory (copies, revision-checked) ----------------------------------------------
+
+  async applyUser(doc: Omit<DirectoryUserDoc, 'rev'>, rev: number): Promise<void> {
+    const { _id, ...fields } = doc;
+    await applyIfNewer(this.users, { _id }, rev, { $set: fields }, { upsert: true, field: 'rev' });
+  }
+
+  async applySite(doc: Omit<DirectorySiteDoc, 'rev'>, rev: number): Promise<void> {
+    const { _id, ...fields } = doc;
+    await applyIfNewer(this.sites, { _id }, rev, { $set: fields }, { upsert: true, field: 'rev' });
+  }
+
+  userById(id: number): Promise<DirectoryUserDoc | null> {
+    return this.users.findOne({ _id: id });
+  }
+
+  userByUsername(username: string): Promise<DirectoryUserDoc | null> {
+    return this.users.findOne({ usernameKey: username.toLowerCase() });
+  }
+
+  usersByIds(ids: number[]): Promise<DirectoryUserDoc[]> {
+    return this.users.find({ _id: { $in: ids } });
+  }
+
+  /** Every user (search matches substrings, which no index of the store serves). */
+  allUsers(): Promise<DirectoryUserDoc[]> {
+    return this.users.find({});
+  }
+
+  allSites(): Promise<DirectorySiteDoc[]> {
+    return this.sites.find({});
+  }
+
+  sitesOf(userIds: number[]): Promise<DirectorySiteDoc[]> {
+    return this.sites.find({ userId: { $in: userIds } });
+  }
+
+  siteByUrl(url: string): Promise<DirectorySiteDoc | null> {
+    return this.sites.findOne({ url });
+  }
+
+  siteByHost(host: string): Promise<DirectorySiteDoc | null> {
+    return this.sites.findOne({ host });
+  }
+
+  /** The user's state of a channel, created with `marker` the first time it is asked for. */
+  async channelState(userId: number, channel: string, marker: Position): Promise<ChannelStateDoc> {
+    const _id = `${userId}:${channel}`;
+    const found = await this.states.findOne({ _id });
+    if (found) return found;
+    const created = await this.states.findOneAndUpdate(
+      { _id },
+      {
+        $setOnInsert: {
+          userId,
+          channel,
+          markerMs: marker.ms,
+          markerId: marker.id,
+          read: [],
+          unread: [],
+          removed: [],
+          rev: 0,
+        },
+      },
+      { upsert: true, returnDocument: 'after' },
+    );
+    return created!;
+  }
+
+  /** Writes `next` over the state read at revision `rev`; false when another write came first. */
+  async replaceChannelState(current: ChannelStateDoc, next: ChannelState): Promise<boolean> {
+    const { matchedCount } = await this.states.updateOne(
+      { _id: current._id, rev: current.rev },
+      {
+        $set: {
+          markerMs: next.markerMs,
+          markerId: next.markerId,
+          read: next.read,
+          unread: next.unread,
+          removed: next.removed,
+          rev: current.rev + 1,
+        },
+      },
+    );
+    return matchedCount === 1;
+  }
+}
