@@ -16,9 +16,50 @@ const XML_ENTITIES = Object.freeze(
   }),
 );
 
+const NAME = /[A-Za-z_][\w:.-]*/y;
+
+/**
+ * The root element: the first start tag after the XML declaration, processing instructions, comments
+ * and the DOCTYPE, whatever markup those contain (`<!-- made with <b>gen</b> -->` is not a root).
+ * One forward scan, each skipped construct ending at the first terminator found after it.
+ */
+export function findRoot(body: string): { index: number; name: string } | null {
+  let i = 0;
+  for (;;) {
+    const lt = body.indexOf('<', i);
+    if (lt < 0) return null;
+    let end: number;
+    if (body.startsWith('<?', lt)) {
+      end = body.indexOf('?>', lt + 2);
+      if (end < 0) return null;
+      i = end + 2;
+    } else if (body.startsWith('<!--', lt)) {
+      end = body.indexOf('-->', lt + 4);
+      if (end < 0) return null;
+      i = end + 3;
+    } else if (body.startsWith('<!', lt)) {
+      // DOCTYPE (or another declaration): to its '>', past an internal subset `[...]` when it has one.
+      let j = lt + 2;
+      while (j < body.length && body[j] !== '>' && body[j] !== '[') j++;
+      if (body[j] === '[') {
+        const close = body.indexOf(']', j);
+        if (close < 0) return null;
+        j = body.indexOf('>', close);
+      }
+      if (j < 0 || j >= body.length) return null;
+      i = j + 1;
+    } else {
+      NAME.lastIndex = lt + 1;
+      const name = NAME.exec(body);
+      if (name) return { index: lt, name: name[0].toLowerCase() };
+      i = lt + 1;
+    }
+  }
+}
+
 /** The text before the root element: where DOCTYPE and entity declarations would be. */
 function prolog(body: string): string {
-  const root = /<(?![?!])/.exec(body);
+  const root = findRoot(body);
   return root ? body.slice(0, root.index) : body;
 }
 
@@ -48,8 +89,7 @@ export function refuseEntityDeclarations(body: string): void {
 }
 
 function rootName(body: string): string | null {
-  const root = /<(?![?!])([A-Za-z_][\w:.-]*)/.exec(body);
-  return root ? root[1]!.toLowerCase() : null;
+  return findRoot(body)?.name ?? null;
 }
 
 /** Does the document look like RSS, RDF or Atom (root element name)? */
