@@ -96,4 +96,60 @@ export const CORPUS: CorpusCase[] = [
       content: 'Still an Atom feed.',
     },
   },
+  // Encodings
+  ...Object.entries(LEGACY_TEXT).map(([encoding, text]) => ({
+    name: `undeclared ${encoding} is detected`,
+    body: legacyRss(encoding, text),
+    contentType: XML,
+    feedTitle: text,
+    entry: { title: text, url: `https://legacy.example/${encoding.toLowerCase()}`, summary: text },
+  })),
+  {
+    name: 'EUC-JP named in the XML declaration',
+    body: legacyRss('EUC-JP', LEGACY_TEXT['EUC-JP']!, 'EUC-JP'),
+    contentType: XML,
+    entry: { title: LEGACY_TEXT['EUC-JP']! },
+  },
+  {
+    name: 'the HTTP charset wins over the XML declaration (RFC 7303)',
+    body: legacyRss('KOI8-R', LEGACY_TEXT['KOI8-R']!, 'windows-1251'),
+    contentType: 'text/xml; charset="KOI8-R"',
+    entry: { title: LEGACY_TEXT['KOI8-R']! },
+  },
+  {
+    name: 'ISO-8859-1 in the XML declaration is windows-1252: 0x93 0x94 0x92 are quotes',
+    body: legacyRss('windows-1252', '\u201cSmart\u201d quotes aren\u2019t C1 controls \u2014 caf\u00e9', 'ISO-8859-1'),
+    contentType: XML,
+    entry: { title: '\u201cSmart\u201d quotes aren\u2019t C1 controls \u2014 caf\u00e9' },
+  },
+  {
+    name: 'text/xml; charset=iso-8859-1 is windows-1252 too',
+    body: legacyRss('windows-1252', '\u2018Single\u2019 \u2026 na\u00efve'),
+    contentType: 'text/xml; charset=iso-8859-1',
+    entry: { title: '\u2018Single\u2019 \u2026 na\u00efve' },
+  },
+  {
+    name: 'US-ASCII label with 8-bit bytes is windows-1252',
+    body: legacyRss('windows-1252', 'Euro \u20ac and \u2122', 'US-ASCII'),
+    contentType: XML,
+    entry: { title: 'Euro \u20ac and \u2122' },
+  },
+  {
+    name: 'text/xml without a charset and UTF-8 bytes is UTF-8, not US-ASCII',
+    body: legacyRss('utf-8', 'Gr\u00fc\u00dfe aus K\u00f6ln \u2603'),
+    contentType: 'text/xml',
+    entry: { title: 'Gr\u00fc\u00dfe aus K\u00f6ln \u2603' },
+  },
+  {
+    name: 'a UTF-16LE document with a BOM',
+    body: () => Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(legacyRss('utf-8', '\u00c9t\u00e9 \u65e5\u672c', 'UTF-16')().toString('utf8'), 'utf-16le')]),
+    contentType: XML,
+    entry: { title: '\u00c9t\u00e9 \u65e5\u672c' },
+  },
+  {
+    name: 'a UTF-8 BOM before a declaration that says otherwise',
+    body: () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), legacyRss('utf-8', 'B\u00f6m first', 'windows-1252')()]),
+    contentType: XML,
+    entry: { title: 'B\u00f6m first' },
+  },
 ];
