@@ -21,7 +21,9 @@ describe('the fixture corpus through POST subscriptions.json', () => {
     feeds.set(path, { body: c.body(), headers: { 'content-type': c.contentType } });
     const sub = await h.subscribe(ann, feeds.url(path));
     if (c.feedTitle !== undefined) expect(sub.title).toBe(c.feedTitle);
-    const list: Entry[] = (await h.get(ann, `/feeds/v2/feeds/${sub.feed_id}/entries.json?mode=extended`)).json();
+    const list: Entry[] = (
+      await h.get(ann, `/feeds/v2/feeds/${sub.feed_id}/entries.json?mode=extended`)
+    ).json();
     const entry = c.pick === undefined ? list[0] : list.find((e) => e.title === c.pick);
     expect(entry).toBeDefined();
     const withOrigin = (v: string | null | undefined) =>

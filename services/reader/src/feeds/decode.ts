@@ -35,7 +35,7 @@ const SUPERSETS: Record<string, string> = {
   'x-gbk': 'gbk',
   'euc-kr': 'cp949',
   'ks_c_5601-1987': 'cp949',
-  'shift_jis': 'cp932',
+  shift_jis: 'cp932',
   'shift-jis': 'cp932',
   sjis: 'cp932',
   'x-sjis': 'cp932',
@@ -47,7 +47,10 @@ const SUPERSETS: Record<string, string> = {
 
 /** The decoder for a charset label, or null when no decoder knows it. */
 export function decoderFor(label: string): string | null {
-  const l = label.trim().toLowerCase().replace(/^["']|["']$/g, '');
+  const l = label
+    .trim()
+    .toLowerCase()
+    .replace(/^["']|["']$/g, '');
   if (l === '') return null;
   if (WINDOWS_1252.has(l)) return 'windows-1252';
   if (l === 'utf-8' || l === 'utf8' || l === 'unicode-1-1-utf-8') return 'utf-8';
@@ -110,7 +113,12 @@ function detected(body: Buffer): Decoded {
  */
 export function decodeFeedBody(body: Buffer, contentType?: string): Decoded {
   const bom = bomOf(body);
-  if (bom) return { text: decodeWith(body.subarray(bom.length), bom.encoding), encoding: bom.encoding, source: 'bom' };
+  if (bom)
+    return {
+      text: decodeWith(body.subarray(bom.length), bom.encoding),
+      encoding: bom.encoding,
+      source: 'bom',
+    };
   const sniffed = utf16Sniff(body);
   const fromHttp = httpCharset(contentType);
   const declarations = [

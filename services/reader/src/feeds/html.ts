@@ -59,12 +59,24 @@ export function plainText(value: unknown, max = 1000): string | null {
 
 /** An absolute http(s) URL from `value` (resolved against `base`), without its fragment; or null. */
 export function httpUrl(value: unknown, base: string | null = null): string | null {
+  return absoluteUrl(value, base, false);
+}
+
+/**
+ * An entry's link as the feed gives it, resolved, fragment kept: `…/26.html#a080605` and
+ * `…/26.html#a100632` are two posts, and a tracking fragment is the publisher's choice.
+ */
+export function entryUrl(value: unknown, base: string | null = null): string | null {
+  return absoluteUrl(value, base, true);
+}
+
+function absoluteUrl(value: unknown, base: string | null, keepFragment: boolean): string | null {
   if (typeof value !== 'string' || value.trim() === '' || value.length > 2048) return null;
   try {
     const url = base === null ? new URL(value.trim()) : new URL(value.trim(), base);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
     if (url.username || url.password) return null;
-    url.hash = '';
+    if (!keepFragment) url.hash = '';
     return url.href;
   } catch {
     return null;

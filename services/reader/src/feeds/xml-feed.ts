@@ -3,7 +3,17 @@
 // only the five predefined entities (plus numeric references) are decoded.
 import FeedParser from 'feedparser';
 import type { EnclosureDoc } from '../store/index.js';
-import { httpUrl, plainText } from './html.js';
+import { entryUrl, httpUrl, plainText } from './html.js';
+import {
+  itemAuthor,
+  itemContent,
+  itemDate,
+  itemTitle,
+  nodes,
+  construct,
+  constructText,
+  type RawItem,
+} from './xml-fields.js';
 import { FeedParseError, type ParsedFeed, type ParsedItem } from './types.js';
 
 const XML_ENTITIES = Object.freeze(
@@ -148,26 +158,97 @@ function validDate(d: Date | null | undefined): Date | null {
   return d instanceof Date && !Number.isNaN(d.getTime()) ? d : null;
 }
 
+function feedTitle(meta: Record<string, unknown> | undefined): string | null {
+  const atom = meta ? nodes(meta, 'atom:title')[0] : undefined;
+  return atom ? constructText(construct(atom)) : plainText(meta?.title);
+}
+
 function mapItem(item: FeedParserItem, feedUrl: string): ParsedItem {
-  const link = httpUrl(item.origlink, feedUrl) ?? httpUrl(item.link, feedUrl);
-  const html = item.description ?? item.summary ?? null;
+  // feedparser has resolved these against xml:base and the document URL; the fragment is kept.
+  const link = entryUrl(item.origlink, feedUrl) ?? entryUrl(item.link, feedUrl);
+  const title = itemTitle(item as RawItem);
+  const author = itemAuthor(item as RawItem);
   return {
     guid: typeof item.guid === 'string' && item.guid.trim() !== '' ? item.guid.trim().slice(0, 2048) : null,
     link,
-    title: plainText(item.title),
-    author: plainText(item.author, 200),
-    contentHtml: typeof html === 'string' && html.trim() !== '' ? html : null,
-    published: validDate(item.pubdate) ?? validDate(item.date),
+    title: title === undefined ? plainText(item.title) : title,
+    author: author === undefined ? plainText(item.author, 200) : author,
+    contentHtml: itemContent(item as RawItem),
+    published: itemDate(item as RawItem) ?? validDate(item.pubdate) ?? validDate(item.date),
     enclosure: enclosureOf(item, link ?? feedUrl),
     jsonFeed: null,
   };
+}
+
+const XHTML_NS = 'http://www.w3.org/1999/xhtml';
+const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'embed', 'hr', 'img', 'input', 'source', 'track', 'wbr']);
+
+const escapeText = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttribute = (t: string) => escapeText(t).replace(/"/g, '&quot;');
+
+interface SaxTag {
+  name: string;
+  local?: string;
+  uri?: string;
+}
+interface FeedParserInternals {
+  in_xhtml: boolean;
+  xhtml: { '#name'?: string; '#'?: string };
+  stack: Array<{ '@'?: Record<string, string> }>;
+}
+
+/**
+ * feedparser serialises inline XHTML (Atom type="xhtml") from sax events, but writes text and
+ * attribute values as sax decoded them: `&lt;blink&gt;` became a <blink> tag, which a tag stripper then
+ * removed. This subclass escapes them again, writes prefixed elements by their local name and treats
+ * RSS `xhtml:body` as inline XHTML too.
+ */
+class FaithfulFeedParser extends (FeedParser as unknown as new (options: FeedParser.Options) => FeedParser) {
+  private get internals(): FeedParserInternals {
+    return this as unknown as FeedParserInternals;
+  }
+
+  handleText(text: string): void {
+    const p = this.internals;
+    if (p.in_xhtml) p.xhtml['#'] += escapeText(text);
+    else (FeedParser.prototype as unknown as { handleText(t: string): void }).handleText.call(this, text);
+  }
+
+  handleOpenTag(node: SaxTag): void {
+    const p = this.internals;
+    if (!p.in_xhtml && node.local === 'body' && node.uri === XHTML_NS) {
+      p.in_xhtml = true;
+      p.xhtml = { '#name': node.name, '#': '' };
+    }
+    const before = p.in_xhtml ? (p.xhtml['#'] ?? '').length : -1;
+    (FeedParser.prototype as unknown as { handleOpenTag(n: SaxTag): void }).handleOpenTag.call(this, node);
+    if (before >= 0 && p.in_xhtml && (p.xhtml['#'] ?? '').length > before) {
+      const attrs = Object.entries(p.stack[0]?.['@'] ?? {})
+        .filter(([name]) => !name.includes(':') && name !== 'xmlns' && name !== '')
+        .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+        .join('');
+      const name = node.local || node.name;
+      p.xhtml['#'] = `${(p.xhtml['#'] ?? '').slice(0, before)}<${name}${attrs}>`;
+    }
+  }
+
+  handleCloseTag(el: string): void {
+    const p = this.internals;
+    const inside = p.in_xhtml && p.xhtml['#name'] !== el;
+    const before = inside ? (p.xhtml['#'] ?? '').length : -1;
+    (FeedParser.prototype as unknown as { handleCloseTag(n: string): void }).handleCloseTag.call(this, el);
+    if (inside && p.in_xhtml) {
+      const local = el.slice(el.indexOf(':') + 1);
+      p.xhtml['#'] = (p.xhtml['#'] ?? '').slice(0, before) + (VOID_ELEMENTS.has(local) ? '' : `</${local}>`);
+    }
+  }
 }
 
 export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed> {
   refuseEntityDeclarations(body);
   refuseUnclosedRoot(body);
   return new Promise((resolve, reject) => {
-    const parser = new FeedParser({ feedurl: feedUrl, addmeta: false, resume_saxerror: true });
+    const parser = new FaithfulFeedParser({ feedurl: feedUrl, addmeta: false, resume_saxerror: true });
     // feedparser runs sax in non-strict mode, whose entity table is HTML's; keep XML's five only.
     const sax = (parser as unknown as { stream?: { _parser?: { ENTITIES?: unknown } } }).stream?._parser;
     if (sax && 'ENTITIES' in sax) sax.ENTITIES = Object.create(XML_ENTITIES);
@@ -190,7 +271,7 @@ export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed>
         return reject(new FeedParseError(`malformed XML: ${failure.message}`));
       resolve({
         format: type === 'atom' ? 'atom' : 'rss',
-        title: plainText(meta?.title),
+        title: feedTitle(meta),
         siteUrl: httpUrl(meta?.link, feedUrl),
         jsonFeed: null,
         items,
