@@ -1,5 +1,6 @@
 // One entry point for a fetched body: a feed (RSS, Atom, JSON Feed), an HTML page (for discovery),
 // or something else. Decided by content, not by Content-Type, which feeds often get wrong.
+import { FETCH_LIMITS } from '@murmur/platform';
 import { decodeFeedBody } from './decode.js';
 import { parseJsonFeed, jsonFeedVersion } from './json-feed.js';
 import { FeedParseError, type ParsedFeed } from './types.js';
@@ -23,6 +24,9 @@ export async function parseFetched(
   contentType: string | undefined,
   url: string,
 ): Promise<Fetched> {
+  if (body.length > FETCH_LIMITS.feed.maxBytes) {
+    throw new FeedParseError(`feed larger than ${FETCH_LIMITS.feed.maxBytes} bytes`);
+  }
   const text = decodeFeedBody(body, contentType).text;
   const start = text.trimStart();
   if (start.startsWith('{')) {

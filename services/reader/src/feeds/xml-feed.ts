@@ -98,6 +98,34 @@ export function refuseEntityDeclarations(body: string): void {
   }
 }
 
+/** Deeper XML is refused: feedparser keeps its element stack with unshift/shift, O(depth) each. */
+export const MAX_XML_DEPTH = 1000;
+
+/**
+ * Does the element nesting go deeper than `max` anywhere? One forward scan over the tags (comments,
+ * CDATA sections, PIs and declarations skipped), so a 100,000-deep document costs one pass.
+ */
+export function nestingExceeds(body: string, max: number): boolean {
+  let depth = 0;
+  let i = body.indexOf('<');
+  while (i >= 0) {
+    const next = body.charCodeAt(i + 1);
+    let end: number;
+    if (body.startsWith('<!--', i)) end = body.indexOf('-->', i + 4);
+    else if (body.startsWith('<![CDATA[', i)) end = body.indexOf(']]>', i + 9);
+    else if (next === 0x3f /* ? */ || next === 0x21 /* ! */) end = body.indexOf('>', i + 2);
+    else {
+      end = body.indexOf('>', i + 1);
+      if (end < 0) return false;
+      if (next === 0x2f /* / */) depth = Math.max(0, depth - 1);
+      else if (body.charCodeAt(end - 1) !== 0x2f && ++depth > max) return true;
+    }
+    if (end < 0) return false;
+    i = body.indexOf('<', end + 1);
+  }
+  return false;
+}
+
 function rootName(body: string): string | null {
   return findRoot(body)?.name ?? null;
 }
@@ -244,9 +272,19 @@ class FaithfulFeedParser extends (FeedParser as unknown as new (options: FeedPar
   }
 }
 
+/** Text handed to the parser at a time; the event loop runs between two (a few ms each). */
+const PARSE_CHUNK = 64 * 1024;
+/** A document still not parsed after this much wall time is refused (a 15 MiB feed takes ~1.5 s). */
+export const PARSE_BUDGET_MS = 10_000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed> {
   refuseEntityDeclarations(body);
   refuseUnclosedRoot(body);
+  if (nestingExceeds(body, MAX_XML_DEPTH)) {
+    return Promise.reject(new FeedParseError(`XML nested deeper than ${MAX_XML_DEPTH} elements is refused`));
+  }
   return new Promise((resolve, reject) => {
     const parser = new FaithfulFeedParser({ feedurl: feedUrl, addmeta: false, resume_saxerror: true });
     // feedparser runs sax in non-strict mode, whose entity table is HTML's; keep XML's five only.
@@ -277,6 +315,22 @@ export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed>
         items,
       });
     });
-    parser.end(body);
+    // Wall time on purpose: the budget bounds how long one document may hold a parse slot.
+    const deadline = Date.now() + PARSE_BUDGET_MS;
+    void (async () => {
+      let at = 0;
+      while (at < body.length) {
+        let cut = Math.min(body.length, at + PARSE_CHUNK);
+        if (cut < body.length && /[\uD800-\uDBFF]/.test(body[cut - 1]!)) cut++; // keep a surrogate pair whole
+        parser.write(body.slice(at, cut));
+        at = cut;
+        if (Date.now() > deadline) {
+          parser.removeAllListeners('end');
+          return reject(new FeedParseError(`parsing took longer than ${PARSE_BUDGET_MS / 1000} s`));
+        }
+        if (at < body.length) await nextTurn();
+      }
+      parser.end();
+    })();
   });
 }
