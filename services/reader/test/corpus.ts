@@ -30,7 +30,7 @@ export interface CorpusCase {
   body: () => Buffer;
   contentType: string;
   feedTitle?: string;
-  /** The entry with this title (default: the first listed, the newest). */
+  /** The entry with this title (default: the one with the expected URL, else the first listed). */
   pick?: string;
   entry: ExpectedEntry;
 }
@@ -270,6 +270,20 @@ export const CORPUS: CorpusCase[] = [
     contentType: 'application/feed+json',
     entry: { title: 'Written together', author: 'Ada, Grace', published: '2026-11-15T08:00:00.000000Z' },
   },
+  ...(
+    [
+      ['https://titles.example/plain', 'Use <b> for bold'],
+      ['https://titles.example/html', 'AT&T news'],
+      ['https://titles.example/entity', 'Caf\u00e9 open'],
+      ['https://titles.example/maths', '1 < 2 && 3 > 2'],
+    ] as const
+  ).map(([url, title]) => ({
+    name: `RSS title as text unless it looks like HTML: ${title}`,
+    body: file('rss-titles.xml'),
+    contentType: 'application/rss+xml',
+    feedTitle: 'Titles: <plain> or HTML',
+    entry: { url, title },
+  })),
   // Dates, authors, links
   {
     name: 'RSS 1.0 dated by dc:date, two dc:creators',

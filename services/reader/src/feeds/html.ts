@@ -15,18 +15,21 @@ const BLOCK_TAGS = new Set([
 ]); // prettier-ignore
 const SKIPPED_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
 
-/** Visible text of an HTML fragment: tags removed, entities decoded, whitespace collapsed. */
-export function htmlToText(html: string): string {
+/**
+ * Visible text of an HTML fragment: tags removed, entities decoded, whitespace collapsed. With
+ * `everything`, the text of script-like elements is kept too (a title's words, as the author typed them).
+ */
+export function htmlToText(html: string, everything = false): string {
   const parts: string[] = [];
   let skipping = 0;
   const parser = new Parser(
     {
       onopentag(name) {
-        if (SKIPPED_TEXT.has(name)) skipping++;
+        if (SKIPPED_TEXT.has(name) && !everything) skipping++;
         if (BLOCK_TAGS.has(name)) parts.push(' ');
       },
       onclosetag(name) {
-        if (SKIPPED_TEXT.has(name)) skipping = Math.max(0, skipping - 1);
+        if (SKIPPED_TEXT.has(name) && !everything) skipping = Math.max(0, skipping - 1);
         if (BLOCK_TAGS.has(name)) parts.push(' ');
       },
       ontext(text) {

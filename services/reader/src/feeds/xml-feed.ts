@@ -10,6 +10,7 @@ import {
   itemDate,
   itemTitle,
   nodes,
+  rssText,
   construct,
   constructText,
   type RawItem,
@@ -188,7 +189,11 @@ function validDate(d: Date | null | undefined): Date | null {
 
 function feedTitle(meta: Record<string, unknown> | undefined): string | null {
   const atom = meta ? nodes(meta, 'atom:title')[0] : undefined;
-  return atom ? constructText(construct(atom)) : plainText(meta?.title);
+  if (atom) return constructText(construct(atom));
+  const rss = meta
+    ? [...nodes(meta, 'rss:title'), ...nodes(meta, 'rdf:title'), ...nodes(meta, 'dc:title')][0]
+    : undefined;
+  return rss ? rssText(rss) : plainText(meta?.title);
 }
 
 function mapItem(item: FeedParserItem, feedUrl: string): ParsedItem {

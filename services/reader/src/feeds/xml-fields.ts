@@ -52,10 +52,10 @@ export function construct(node: RawNode | undefined): Construct | null {
   return { kind: html ? 'html' : 'text', value };
 }
 
-/** Plain text of a construct: HTML decoded once and its tags dropped; text left as it is. */
+/** Plain text of a construct: HTML decoded once and its tags dropped (their words kept); text as it is. */
 export function constructText(c: Construct | null, max = 1000): string | null {
   if (c === null) return null;
-  const text = c.kind === 'html' ? htmlToText(c.value) : c.value.replace(/\s+/g, ' ').trim();
+  const text = c.kind === 'html' ? htmlToText(c.value, true) : c.value.replace(/\s+/g, ' ').trim();
   return text === '' ? null : truncateText(text, max);
 }
 
@@ -75,7 +75,25 @@ function first(item: RawItem, keys: string[]): RawNode | undefined {
   return undefined;
 }
 
-const TITLE_KEYS = ['atom:title'];
+/**
+ * RSS says nothing of markup in titles, and feeds write both plain and escaped HTML there. As
+ * feedparser does, a value is HTML only when it holds a close tag or an entity reference (left after
+ * the XML decoding); otherwise it is plain text and `<b>` in it is three characters and a letter.
+ */
+export function looksLikeHtml(value: string): boolean {
+  return (
+    /<\/[A-Za-z][\w-]*\s*>/.test(value) || /&(?:#\d{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});/i.test(value)
+  );
+}
+
+/** A plain-text field of RSS/RDF (title, Dublin Core title): HTML only when it looks like HTML. */
+export function rssText(node: RawNode | undefined, max = 1000): string | null {
+  const value = textOf(node);
+  if (value === null) return null;
+  return constructText({ kind: looksLikeHtml(value) ? 'html' : 'text', value }, max);
+}
+
+const RSS_TITLE_KEYS = ['rss:title', 'rdf:title', 'dc:title'];
 /** Full content before summaries; `xhtml:body` is serialised by the parser like Atom xhtml. */
 const CONTENT_KEYS = ['atom:content', 'content:encoded', 'xhtml:body'];
 const SUMMARY_KEYS = [
@@ -94,10 +112,15 @@ const DATE_KEYS = [
   'dc:date', 'dcterms:date', 'atom:updated', 'atom:modified', 'dcterms:modified', 'atom:created',
 ]; // prettier-ignore
 
-/** The title when the item carries an Atom text construct (which a tag stripper must not touch). */
+/**
+ * The title: an Atom text construct by its type, else an RSS title as text unless it looks like HTML;
+ * undefined when the item has neither.
+ */
 export function itemTitle(item: RawItem): string | null | undefined {
-  const node = first(item, TITLE_KEYS);
-  return node === undefined ? undefined : constructText(construct(node));
+  const atom = first(item, ['atom:title']);
+  if (atom !== undefined) return constructText(construct(atom));
+  const rss = first(item, RSS_TITLE_KEYS);
+  return rss === undefined ? undefined : rssText(rss);
 }
 
 /** HTML of the first content source that has any, each read by its type. */
