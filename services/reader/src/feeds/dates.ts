@@ -45,6 +45,7 @@ function utc(
   offsetMinutes = 0,
 ): Date | null {
   if (month < 0 || month > 11 || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 60) return null;
+  if (new Date(Date.UTC(year, month, day)).getUTCDate() !== day) return null; // 31 February
   const time = Date.UTC(year, month, day, hour, minute, Math.min(second, 59), ms) - offsetMinutes * 60_000;
   const date = new Date(time);
   return Number.isNaN(time) || date.getUTCFullYear() < 1900 || date.getUTCFullYear() > 9999 ? null : date;
