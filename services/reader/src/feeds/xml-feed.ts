@@ -15,6 +15,7 @@ import {
   constructText,
   type RawItem,
 } from './xml-fields.js';
+import { MAX_ITEMS_PER_FETCH } from './entries.js';
 import { FeedParseError, type ParsedFeed, type ParsedItem } from './types.js';
 
 const XML_ENTITIES = Object.freeze(
@@ -302,7 +303,10 @@ export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed>
     });
     parser.on('readable', () => {
       let item: FeedParserItem | null;
-      while ((item = parser.read() as FeedParserItem | null)) items.push(mapItem(item, feedUrl));
+      while ((item = parser.read() as FeedParserItem | null)) {
+        // Only the first MAX_ITEMS_PER_FETCH are stored: the rest is read through, not mapped.
+        if (items.length < MAX_ITEMS_PER_FETCH) items.push(mapItem(item, feedUrl));
+      }
     });
     parser.on('end', () => {
       const meta = parser.meta as unknown as Record<string, unknown> | undefined;
