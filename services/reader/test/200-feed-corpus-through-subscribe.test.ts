@@ -1,6 +1,8 @@
 // The fidelity corpus (corpus.ts): every fixture served from a local server, subscribed to through the
-// Feedbin API, and its first entry (or the one named) compared field by field with what it must be.
+// Feedbin API, and its first entry (or the one named) compared field by field with what it must be;
+// no entry's stored content may keep markup that can run script.
 import { describe, expect, test } from '@jest/globals';
+import { scriptCapable } from '../../../test-e2e/support/fuzz.js';
 import { CORPUS } from './corpus.js';
 import type { FeedServer } from './feed-server.js';
 import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
@@ -36,5 +38,7 @@ describe('the fixture corpus through POST subscriptions.json', () => {
     if (want.published !== undefined) expect(entry!.published).toBe(want.published);
     if ('content' in want) expect(entry!.content).toBe(withOrigin(want.content));
     if (want.summary !== undefined) expect(entry!.summary).toContain(want.summary);
+    // Whatever the fixture carries (script, event handlers, iframes), no stored content can run script.
+    for (const e of list) expect(e.content === null ? null : scriptCapable(e.content)).toBeNull();
   });
 });
