@@ -327,7 +327,7 @@ export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed>
     });
     // Wall time on purpose: the budget bounds how long one document may hold a parse slot.
     const deadline = Date.now() + PARSE_BUDGET_MS;
-    void (async () => {
+    const feed = async () => {
       let at = 0;
       while (at < body.length) {
         let cut = Math.min(body.length, at + PARSE_CHUNK);
@@ -341,6 +341,11 @@ export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed>
         if (at < body.length) await nextTurn();
       }
       parser.end();
-    })();
+    };
+    // A throw inside the parser rejects this document's promise; it must not become an unhandled rejection.
+    feed().catch((err: unknown) => {
+      parser.removeAllListeners('end');
+      reject(err);
+    });
   });
 }
