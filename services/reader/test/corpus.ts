@@ -167,6 +167,31 @@ export const CORPUS: CorpusCase[] = [
     contentType: XML,
     entry: { title: 'B\u00f6m first' },
   },
+  {
+    name: 'an HTTP charset nobody knows gives way to the XML declaration',
+    body: legacyRss('KOI8-R', LEGACY_TEXT['KOI8-R']!, 'KOI8-R'),
+    contentType: 'application/xml; charset=x-no-such-charset',
+    entry: { title: LEGACY_TEXT['KOI8-R']! },
+  },
+  {
+    name: 'a UTF-16 declaration on 8-bit bytes is ignored (the bytes are UTF-8)',
+    body: legacyRss('utf-8', 'Na\u00efve \u201cUTF-16\u201d', 'UTF-16'),
+    contentType: XML,
+    entry: { title: 'Na\u00efve \u201cUTF-16\u201d' },
+  },
+  {
+    name: 'a UTF-8 label on windows-1252 bytes falls back to detection',
+    body: legacyRss(
+      'windows-1252',
+      'Les \u00e9l\u00e8ves \u00e9tudient \u00e0 l\u2019\u00e9cole fran\u00e7aise, o\u00f9 le caf\u00e9 est d\u00e9licieux et tr\u00e8s appr\u00e9ci\u00e9.',
+      'UTF-8',
+    ),
+    contentType: XML,
+    entry: {
+      title:
+        'Les \u00e9l\u00e8ves \u00e9tudient \u00e0 l\u2019\u00e9cole fran\u00e7aise, o\u00f9 le caf\u00e9 est d\u00e9licieux et tr\u00e8s appr\u00e9ci\u00e9.',
+    },
+  },
   // Text constructs and content sources
   {
     name: 'Atom type="xhtml" title, summary and content; escaped text inside decoded once',
