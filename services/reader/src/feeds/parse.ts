@@ -28,6 +28,8 @@ export async function parseFetched(
     throw new FeedParseError(`feed larger than ${FETCH_LIMITS.feed.maxBytes} bytes`);
   }
   const text = decodeFeedBody(body, contentType).text;
+  // Decoding a large body is the longest synchronous step; the event loop runs before the next one.
+  if (body.length > 256 * 1024) await new Promise<void>((resolve) => setImmediate(resolve));
   const start = text.trimStart();
   if (start.startsWith('{')) {
     let doc: unknown;

@@ -286,12 +286,18 @@ export const PARSE_BUDGET_MS = 10_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed> {
+/** Above this size, each linear pre-check of a document gets its own turn of the event loop. */
+const LARGE_DOCUMENT = 256 * 1024;
+
+export async function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed> {
+  const large = body.length > LARGE_DOCUMENT;
   refuseEntityDeclarations(body);
   refuseUnclosedRoot(body);
+  if (large) await nextTurn();
   if (nestingExceeds(body, MAX_XML_DEPTH)) {
-    return Promise.reject(new FeedParseError(`XML nested deeper than ${MAX_XML_DEPTH} elements is refused`));
+    throw new FeedParseError(`XML nested deeper than ${MAX_XML_DEPTH} elements is refused`);
   }
+  if (large) await nextTurn();
   return new Promise((resolve, reject) => {
     const parser = new FaithfulFeedParser({ feedurl: feedUrl, addmeta: false, resume_saxerror: true });
     // feedparser runs sax in non-strict mode, whose entity table is HTML's; keep XML's five only.
