@@ -17,6 +17,16 @@ function item(feed, k) {
   );
 }
 
+/** Feed `feed` as RSS 2.0 with `count` items, the newest numbered `newest` (~1.1 KB per item). */
+export function rssDocument(feed, newest, count) {
+  const items = [];
+  for (let k = newest; k > newest - count; k--) items.push(item(feed, k));
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Feed ${feed}</title>` +
+    `<link>/</link>${items.join('')}</channel></rss>`
+  );
+}
+
 /**
  * @param {{ hosts: number, itemsPerFeed: number, newPerGeneration: number }} options
  */
@@ -30,13 +40,8 @@ export async function startFeedHosts({ hosts, itemsPerFeed, newPerGeneration }) 
     if (!m) return res.writeHead(404).end();
     const feed = Number(m[1]);
     const newest = itemsPerFeed + (generation.get(feed) ?? 0) * newPerGeneration;
-    const items = [];
-    for (let k = newest; k > newest - itemsPerFeed; k--) items.push(item(feed, k));
     res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
-    res.end(
-      `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Feed ${feed}</title>` +
-        `<link>/</link>${items.join('')}</channel></rss>`,
-    );
+    res.end(rssDocument(feed, newest, itemsPerFeed));
   };
   for (let i = 0; i < hosts; i++) {
     const server = createServer(handler);

@@ -3,7 +3,8 @@
 // (30,000 unread) on the embedded store, measured through the gateway; then polling throughput
 // against 1,000 local feeds. Run after a build, from the repository root:
 //   node bench/reader/run.mjs [--subscriptions=500] [--items=200] [--unread=30000] [--samples=200]
-//                             [--poll-feeds=1000] [--store=file|memory] [--skip-reads] [--skip-poll] [--json]
+//                             [--poll-feeds=1000] [--store=file|memory] [--skip-parse] [--skip-reads]
+//                             [--skip-poll] [--json]
 // Exits non-zero only when the benchmark could not run; missing a target is reported.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { startFeedHosts } from './feeds.mjs';
+import { parsePhase } from './parse.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const option = (name, fallback) => {
@@ -291,6 +293,7 @@ try {
   log(
     `server: ${STORE} store, V8 old space ${SERVER_HEAP_MB > 0 ? `capped at ${SERVER_HEAP_MB} MiB` : 'at its default'}`,
   );
+  const parse = flag('skip-parse') ? null : await parsePhase({ seconds: 3, log });
   const reads = flag('skip-reads') ? null : await readsPhase();
   const poll = flag('skip-poll') ? null : await pollPhase();
   const verdict = (ok) => (ok ? 'met' : 'MISSED');
@@ -311,7 +314,11 @@ try {
     log(
       `  polling ${poll.pollPerMinute} feeds/min ≥ ${TARGETS.feedsPerMinute}: ${verdict(poll.pollPerMinute >= TARGETS.feedsPerMinute)}`,
     );
-  if (flag('json')) console.log(JSON.stringify({ reads, poll }));
+  if (parse)
+    log(
+      `  parse-only: ${parse.feedsPerSecond} feeds/s (30 items), ${parse.mbPerSecond} MB/s; event loop held ≤ ${Math.max(parse.stallMs.huge, parse.stallMs.deep)} ms ≤ 100: ${verdict(Math.max(parse.stallMs.huge, parse.stallMs.deep) <= 100)}`,
+    );
+  if (flag('json')) console.log(JSON.stringify({ parse, reads, poll }));
 } catch (err) {
   log(err instanceof BenchError ? `benchmark failed: ${err.message}` : err);
   process.exitCode = 1;

@@ -81,10 +81,11 @@ describe('formats', () => {
     });
   });
 
-  test('JSON Feed 1.1: numeric ids, authors, banner_image, external_url; data: and javascript: removed', async () => {
+  test('JSON Feed 1.1: plain-text titles, numeric ids, authors, banner_image, external_url; data: and javascript: removed', async () => {
     const list = await entriesOf(feeds.url('/feed11.json'));
     const item = list.find((e) => e.json_feed?.id === '42')!;
-    expect(item.title).toBe('Eleven point one');
+    // A JSON Feed title is plain text (jsonfeed.org/version/1.1): `<i>` is kept as characters.
+    expect(item.title).toBe('Eleven <i>point</i> one');
     expect(item.author).toBe('Lee');
     expect(item.content).toBe(
       '<p>HTML content with <img /> and <a rel="nofollow noopener noreferrer">a bad link</a>.</p>',

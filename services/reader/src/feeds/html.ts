@@ -15,18 +15,21 @@ const BLOCK_TAGS = new Set([
 ]); // prettier-ignore
 const SKIPPED_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
 
-/** Visible text of an HTML fragment: tags removed, entities decoded, whitespace collapsed. */
-export function htmlToText(html: string): string {
+/**
+ * Visible text of an HTML fragment: tags removed, entities decoded, whitespace collapsed. With
+ * `everything`, the text of script-like elements is kept too (a title's words, as the author typed them).
+ */
+export function htmlToText(html: string, everything = false): string {
   const parts: string[] = [];
   let skipping = 0;
   const parser = new Parser(
     {
       onopentag(name) {
-        if (SKIPPED_TEXT.has(name)) skipping++;
+        if (SKIPPED_TEXT.has(name) && !everything) skipping++;
         if (BLOCK_TAGS.has(name)) parts.push(' ');
       },
       onclosetag(name) {
-        if (SKIPPED_TEXT.has(name)) skipping = Math.max(0, skipping - 1);
+        if (SKIPPED_TEXT.has(name) && !everything) skipping = Math.max(0, skipping - 1);
         if (BLOCK_TAGS.has(name)) parts.push(' ');
       },
       ontext(text) {
@@ -59,12 +62,24 @@ export function plainText(value: unknown, max = 1000): string | null {
 
 /** An absolute http(s) URL from `value` (resolved against `base`), without its fragment; or null. */
 export function httpUrl(value: unknown, base: string | null = null): string | null {
+  return absoluteUrl(value, base, false);
+}
+
+/**
+ * An entry's link as the feed gives it, resolved, fragment kept: `…/26.html#a080605` and
+ * `…/26.html#a100632` are two posts, and a tracking fragment is the publisher's choice.
+ */
+export function entryUrl(value: unknown, base: string | null = null): string | null {
+  return absoluteUrl(value, base, true);
+}
+
+function absoluteUrl(value: unknown, base: string | null, keepFragment: boolean): string | null {
   if (typeof value !== 'string' || value.trim() === '' || value.length > 2048) return null;
   try {
     const url = base === null ? new URL(value.trim()) : new URL(value.trim(), base);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
     if (url.username || url.password) return null;
-    url.hash = '';
+    if (!keepFragment) url.hash = '';
     return url.href;
   } catch {
     return null;

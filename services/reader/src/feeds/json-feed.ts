@@ -2,7 +2,8 @@
 // first attachment becomes the enclosure; the source's own fields are kept for `mode=extended`.
 import { escapeHtml, parseTimestamp } from '@murmur/platform';
 import type { EnclosureDoc, EntryJsonFeed, JsonFeedMeta } from '../store/index.js';
-import { httpUrl, plainText } from './html.js';
+import { entryUrl, httpUrl, truncateText } from './html.js';
+import { parseFeedDate } from './dates.js';
 import { FeedParseError, type ParsedFeed, type ParsedItem } from './types.js';
 
 export const JSON_FEED_VERSIONS = ['https://jsonfeed.org/version/1', 'https://jsonfeed.org/version/1.1'];
@@ -17,10 +18,23 @@ function text(v: unknown, max = 2048): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null;
 }
 
-/** The version URL when `doc` claims to be a JSON Feed (trailing slash tolerated). */
+/** A JSON Feed title is plain text: `<i>` in it is two characters and a letter, not markup. */
+function plainTitle(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const t = v.replace(/\s+/g, ' ').trim();
+  return t === '' ? null : truncateText(t, 1000);
+}
+
+/**
+ * The version URL when `doc` claims to be a JSON Feed (trailing slash tolerated; `http://`, as
+ * WordPress plugins publish it, read as the https URL).
+ */
 export function jsonFeedVersion(doc: unknown): string | null {
   if (!isObject(doc) || typeof doc.version !== 'string') return null;
-  const version = doc.version.replace(/\/+$/, '');
+  const version = doc.version
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/^http:\/\//i, 'https://');
   return JSON_FEED_VERSIONS.includes(version) ? version : null;
 }
 
@@ -35,6 +49,12 @@ function authorObject(v: unknown, base: string): Record<string, string> | null {
   if (url) out.url = url;
   if (avatar) out.avatar = avatar;
   return Object.keys(out).length > 0 ? out : null;
+}
+
+/** Every author's name joined with ", " (JSON Feed 1.1 `authors`, else 1.0 `author`); null when none. */
+function authorNames(list: Array<Record<string, string>>): string | null {
+  const names = [...new Set(list.map((a) => a.name).filter((n): n is string => n !== undefined))];
+  return names.length === 0 ? null : truncateText(names.join(', '), 200);
 }
 
 function enclosureOf(attachments: unknown, base: string): EnclosureDoc | null {
@@ -54,7 +74,7 @@ function enclosureOf(attachments: unknown, base: string): EnclosureDoc | null {
 
 function mapItem(item: Json, feedUrl: string): ParsedItem | null {
   const id = typeof item.id === 'number' ? String(item.id) : text(item.id, 2048);
-  const link = httpUrl(item.url, feedUrl);
+  const link = entryUrl(item.url, feedUrl);
   const base = link ?? feedUrl;
   let contentHtml = text(item.content_html, 5_000_000);
   if (contentHtml === null) {
@@ -67,6 +87,7 @@ function mapItem(item: Json, feedUrl: string): ParsedItem | null {
   const author = authorObject(item.author, base);
   const published = text(item.date_published, 100) ?? text(item.date_modified, 100);
   const parsedDate = published === null ? null : parseTimestamp(published);
+  const lenient = parsedDate === null && published !== null ? parseFeedDate(published) : null;
   const jsonFeed: EntryJsonFeed = {
     id: id ?? '',
     image: httpUrl(item.image, base),
@@ -79,10 +100,10 @@ function mapItem(item: Json, feedUrl: string): ParsedItem | null {
   return {
     guid: id,
     link,
-    title: plainText(item.title),
-    author: (authors?.[0] ?? author)?.name ?? null,
+    title: plainTitle(item.title),
+    author: authorNames(authors && authors.length > 0 ? authors : author ? [author] : []),
     contentHtml,
-    published: parsedDate ? new Date(parsedDate.ms) : null,
+    published: parsedDate ? new Date(parsedDate.ms) : lenient,
     enclosure: enclosureOf(item.attachments, base),
     jsonFeed,
   };
@@ -98,7 +119,7 @@ export function parseJsonFeed(doc: unknown, feedUrl: string): ParsedFeed {
     icon: httpUrl(doc.icon, feedUrl),
     feed_url: httpUrl(doc.feed_url, feedUrl),
     home_page_url: homePage,
-    title: plainText(doc.title),
+    title: plainTitle(doc.title),
     version,
   };
   const items = doc.items

@@ -1,29 +1,21 @@
 // One entry point for a fetched body: a feed (RSS, Atom, JSON Feed), an HTML page (for discovery),
 // or something else. Decided by content, not by Content-Type, which feeds often get wrong.
-import { TextDecoder } from 'node:util';
+import { FETCH_LIMITS } from '@murmur/platform';
+import { decodeFeedBody } from './decode.js';
 import { parseJsonFeed, jsonFeedVersion } from './json-feed.js';
 import { FeedParseError, type ParsedFeed } from './types.js';
 import { looksLikeXmlFeed, parseXmlFeed } from './xml-feed.js';
 
 export type Fetched = { kind: 'feed'; feed: ParsedFeed } | { kind: 'html'; html: string } | { kind: 'other' };
 
-function charsetOf(contentType: string | undefined, head: string): string {
-  const fromHeader = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '');
-  const fromXml = /^\s*<\?xml[^>]*encoding\s*=\s*["']([\w.:-]+)["']/i.exec(head);
-  const fromMeta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head);
-  return (fromHeader?.[1] ?? fromXml?.[1] ?? fromMeta?.[1] ?? 'utf-8').toLowerCase();
-}
-
-/** The body as text in its declared charset (UTF-8 when unknown or unsupported), without a BOM. */
+/** The body as text (decode.ts decides the encoding); a body in an unknown charset as UTF-8. */
 export function decodeBody(body: Buffer, contentType?: string): string {
-  const head = body.subarray(0, 1024).toString('latin1');
-  let decoder: TextDecoder;
   try {
-    decoder = new TextDecoder(charsetOf(contentType, head));
-  } catch {
-    decoder = new TextDecoder('utf-8');
+    return decodeFeedBody(body, contentType).text;
+  } catch (err) {
+    if (err instanceof FeedParseError) return body.toString('utf8').replace(/^\uFEFF/, '');
+    throw err;
   }
-  return decoder.decode(body).replace(/^\uFEFF/, '');
 }
 
 /** Throws FeedParseError for a body that claims to be a feed but cannot be used. */
@@ -32,7 +24,12 @@ export async function parseFetched(
   contentType: string | undefined,
   url: string,
 ): Promise<Fetched> {
-  const text = decodeBody(body, contentType);
+  if (body.length > FETCH_LIMITS.feed.maxBytes) {
+    throw new FeedParseError(`feed larger than ${FETCH_LIMITS.feed.maxBytes} bytes`);
+  }
+  const text = decodeFeedBody(body, contentType).text;
+  // Decoding a large body is the longest synchronous step; the event loop runs before the next one.
+  if (body.length > 256 * 1024) await new Promise<void>((resolve) => setImmediate(resolve));
   const start = text.trimStart();
   if (start.startsWith('{')) {
     let doc: unknown;

@@ -3,7 +3,19 @@
 // only the five predefined entities (plus numeric references) are decoded.
 import FeedParser from 'feedparser';
 import type { EnclosureDoc } from '../store/index.js';
-import { httpUrl, plainText } from './html.js';
+import { entryUrl, httpUrl, plainText } from './html.js';
+import {
+  itemAuthor,
+  itemContent,
+  itemDate,
+  itemTitle,
+  nodes,
+  rssText,
+  construct,
+  constructText,
+  type RawItem,
+} from './xml-fields.js';
+import { MAX_ITEMS_PER_FETCH } from './entries.js';
 import { FeedParseError, type ParsedFeed, type ParsedItem } from './types.js';
 
 const XML_ENTITIES = Object.freeze(
@@ -16,9 +28,50 @@ const XML_ENTITIES = Object.freeze(
   }),
 );
 
+const NAME = /[A-Za-z_][\w:.-]*/y;
+
+/**
+ * The root element: the first start tag after the XML declaration, processing instructions, comments
+ * and the DOCTYPE, whatever markup those contain (`<!-- made with <b>gen</b> -->` is not a root).
+ * One forward scan, each skipped construct ending at the first terminator found after it.
+ */
+export function findRoot(body: string): { index: number; name: string } | null {
+  let i = 0;
+  for (;;) {
+    const lt = body.indexOf('<', i);
+    if (lt < 0) return null;
+    let end: number;
+    if (body.startsWith('<?', lt)) {
+      end = body.indexOf('?>', lt + 2);
+      if (end < 0) return null;
+      i = end + 2;
+    } else if (body.startsWith('<!--', lt)) {
+      end = body.indexOf('-->', lt + 4);
+      if (end < 0) return null;
+      i = end + 3;
+    } else if (body.startsWith('<!', lt)) {
+      // DOCTYPE (or another declaration): to its '>', past an internal subset `[...]` when it has one.
+      let j = lt + 2;
+      while (j < body.length && body[j] !== '>' && body[j] !== '[') j++;
+      if (body[j] === '[') {
+        const close = body.indexOf(']', j);
+        if (close < 0) return null;
+        j = body.indexOf('>', close);
+      }
+      if (j < 0 || j >= body.length) return null;
+      i = j + 1;
+    } else {
+      NAME.lastIndex = lt + 1;
+      const name = NAME.exec(body);
+      if (name) return { index: lt, name: name[0].toLowerCase() };
+      i = lt + 1;
+    }
+  }
+}
+
 /** The text before the root element: where DOCTYPE and entity declarations would be. */
 function prolog(body: string): string {
-  const root = /<(?![?!])/.exec(body);
+  const root = findRoot(body);
   return root ? body.slice(0, root.index) : body;
 }
 
@@ -47,9 +100,36 @@ export function refuseEntityDeclarations(body: string): void {
   }
 }
 
+/** Deeper XML is refused: feedparser keeps its element stack with unshift/shift, O(depth) each. */
+export const MAX_XML_DEPTH = 1000;
+
+/**
+ * Does the element nesting go deeper than `max` anywhere? One forward scan over the tags (comments,
+ * CDATA sections, PIs and declarations skipped), so a 100,000-deep document costs one pass.
+ */
+export function nestingExceeds(body: string, max: number): boolean {
+  let depth = 0;
+  let i = body.indexOf('<');
+  while (i >= 0) {
+    const next = body.charCodeAt(i + 1);
+    let end: number;
+    if (body.startsWith('<!--', i)) end = body.indexOf('-->', i + 4);
+    else if (body.startsWith('<![CDATA[', i)) end = body.indexOf(']]>', i + 9);
+    else if (next === 0x3f /* ? */ || next === 0x21 /* ! */) end = body.indexOf('>', i + 2);
+    else {
+      end = body.indexOf('>', i + 1);
+      if (end < 0) return false;
+      if (next === 0x2f /* / */) depth = Math.max(0, depth - 1);
+      else if (body.charCodeAt(end - 1) !== 0x2f && ++depth > max) return true;
+    }
+    if (end < 0) return false;
+    i = body.indexOf('<', end + 1);
+  }
+  return false;
+}
+
 function rootName(body: string): string | null {
-  const root = /<(?![?!])([A-Za-z_][\w:.-]*)/.exec(body);
-  return root ? root[1]!.toLowerCase() : null;
+  return findRoot(body)?.name ?? null;
 }
 
 /** Does the document look like RSS, RDF or Atom (root element name)? */
@@ -64,7 +144,8 @@ export function looksLikeXmlFeed(body: string): boolean {
  */
 function refuseUnclosedRoot(body: string): void {
   const name = rootName(body);
-  if (name !== null && !body.toLowerCase().includes(`</${name}`)) {
+  // A case-insensitive search, not a lower-cased copy of a document of up to 15 MB.
+  if (name !== null && !new RegExp(`</${name.replace(/[.]/g, '\\.')}`, 'i').test(body)) {
     throw new FeedParseError(`malformed XML: <${name}> is never closed`);
   }
 }
@@ -108,26 +189,117 @@ function validDate(d: Date | null | undefined): Date | null {
   return d instanceof Date && !Number.isNaN(d.getTime()) ? d : null;
 }
 
+function feedTitle(meta: Record<string, unknown> | undefined): string | null {
+  const atom = meta ? nodes(meta, 'atom:title')[0] : undefined;
+  if (atom) return constructText(construct(atom));
+  const rss = meta
+    ? [...nodes(meta, 'rss:title'), ...nodes(meta, 'rdf:title'), ...nodes(meta, 'dc:title')][0]
+    : undefined;
+  return rss ? rssText(rss) : plainText(meta?.title);
+}
+
 function mapItem(item: FeedParserItem, feedUrl: string): ParsedItem {
-  const link = httpUrl(item.origlink, feedUrl) ?? httpUrl(item.link, feedUrl);
-  const html = item.description ?? item.summary ?? null;
+  // feedparser has resolved these against xml:base and the document URL; the fragment is kept.
+  const link = entryUrl(item.origlink, feedUrl) ?? entryUrl(item.link, feedUrl);
+  const title = itemTitle(item as RawItem);
+  const author = itemAuthor(item as RawItem);
   return {
     guid: typeof item.guid === 'string' && item.guid.trim() !== '' ? item.guid.trim().slice(0, 2048) : null,
     link,
-    title: plainText(item.title),
-    author: plainText(item.author, 200),
-    contentHtml: typeof html === 'string' && html.trim() !== '' ? html : null,
-    published: validDate(item.pubdate) ?? validDate(item.date),
+    title: title === undefined ? plainText(item.title) : title,
+    author: author === undefined ? plainText(item.author, 200) : author,
+    contentHtml: itemContent(item as RawItem),
+    published: itemDate(item as RawItem) ?? validDate(item.pubdate) ?? validDate(item.date),
     enclosure: enclosureOf(item, link ?? feedUrl),
     jsonFeed: null,
   };
 }
 
-export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed> {
+const XHTML_NS = 'http://www.w3.org/1999/xhtml';
+const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'embed', 'hr', 'img', 'input', 'source', 'track', 'wbr']);
+
+const escapeText = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttribute = (t: string) => escapeText(t).replace(/"/g, '&quot;');
+
+interface SaxTag {
+  name: string;
+  local?: string;
+  uri?: string;
+}
+interface FeedParserInternals {
+  in_xhtml: boolean;
+  xhtml: { '#name'?: string; '#'?: string };
+  stack: Array<{ '@'?: Record<string, string> }>;
+}
+
+/**
+ * feedparser serialises inline XHTML (Atom type="xhtml") from sax events, but writes text and
+ * attribute values as sax decoded them: `&lt;blink&gt;` became a <blink> tag, which a tag stripper then
+ * removed. This subclass escapes them again, writes prefixed elements by their local name and treats
+ * RSS `xhtml:body` as inline XHTML too.
+ */
+class FaithfulFeedParser extends (FeedParser as unknown as new (options: FeedParser.Options) => FeedParser) {
+  private get internals(): FeedParserInternals {
+    return this as unknown as FeedParserInternals;
+  }
+
+  handleText(text: string): void {
+    const p = this.internals;
+    if (p.in_xhtml) p.xhtml['#'] += escapeText(text);
+    else (FeedParser.prototype as unknown as { handleText(t: string): void }).handleText.call(this, text);
+  }
+
+  handleOpenTag(node: SaxTag): void {
+    const p = this.internals;
+    if (!p.in_xhtml && node.local === 'body' && node.uri === XHTML_NS) {
+      p.in_xhtml = true;
+      p.xhtml = { '#name': node.name, '#': '' };
+    }
+    const before = p.in_xhtml ? (p.xhtml['#'] ?? '').length : -1;
+    (FeedParser.prototype as unknown as { handleOpenTag(n: SaxTag): void }).handleOpenTag.call(this, node);
+    if (before >= 0 && p.in_xhtml && (p.xhtml['#'] ?? '').length > before) {
+      const attrs = Object.entries(p.stack[0]?.['@'] ?? {})
+        .filter(([name]) => !name.includes(':') && name !== 'xmlns' && name !== '')
+        .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+        .join('');
+      const name = node.local || node.name;
+      p.xhtml['#'] = `${(p.xhtml['#'] ?? '').slice(0, before)}<${name}${attrs}>`;
+    }
+  }
+
+  handleCloseTag(el: string): void {
+    const p = this.internals;
+    const inside = p.in_xhtml && p.xhtml['#name'] !== el;
+    const before = inside ? (p.xhtml['#'] ?? '').length : -1;
+    (FeedParser.prototype as unknown as { handleCloseTag(n: string): void }).handleCloseTag.call(this, el);
+    if (inside && p.in_xhtml) {
+      const local = el.slice(el.indexOf(':') + 1);
+      p.xhtml['#'] = (p.xhtml['#'] ?? '').slice(0, before) + (VOID_ELEMENTS.has(local) ? '' : `</${local}>`);
+    }
+  }
+}
+
+/** Text handed to the parser at a time; the event loop runs between two (a few ms each). */
+const PARSE_CHUNK = 16 * 1024;
+/** A document still not parsed after this much wall time is refused (a 15 MiB feed takes ~1.5 s). */
+export const PARSE_BUDGET_MS = 10_000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Above this size, each linear pre-check of a document gets its own turn of the event loop. */
+const LARGE_DOCUMENT = 256 * 1024;
+
+export async function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed> {
+  const large = body.length > LARGE_DOCUMENT;
   refuseEntityDeclarations(body);
   refuseUnclosedRoot(body);
+  if (large) await nextTurn();
+  if (nestingExceeds(body, MAX_XML_DEPTH)) {
+    throw new FeedParseError(`XML nested deeper than ${MAX_XML_DEPTH} elements is refused`);
+  }
+  if (large) await nextTurn();
   return new Promise((resolve, reject) => {
-    const parser = new FeedParser({ feedurl: feedUrl, addmeta: false, resume_saxerror: true });
+    const parser = new FaithfulFeedParser({ feedurl: feedUrl, addmeta: false, resume_saxerror: true });
     // feedparser runs sax in non-strict mode, whose entity table is HTML's; keep XML's five only.
     const sax = (parser as unknown as { stream?: { _parser?: { ENTITIES?: unknown } } }).stream?._parser;
     if (sax && 'ENTITIES' in sax) sax.ENTITIES = Object.create(XML_ENTITIES);
@@ -138,7 +310,10 @@ export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed>
     });
     parser.on('readable', () => {
       let item: FeedParserItem | null;
-      while ((item = parser.read() as FeedParserItem | null)) items.push(mapItem(item, feedUrl));
+      while ((item = parser.read() as FeedParserItem | null)) {
+        // Only the first MAX_ITEMS_PER_FETCH are stored: the rest is read through, not mapped.
+        if (items.length < MAX_ITEMS_PER_FETCH) items.push(mapItem(item, feedUrl));
+      }
     });
     parser.on('end', () => {
       const meta = parser.meta as unknown as Record<string, unknown> | undefined;
@@ -150,12 +325,33 @@ export function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed>
         return reject(new FeedParseError(`malformed XML: ${failure.message}`));
       resolve({
         format: type === 'atom' ? 'atom' : 'rss',
-        title: plainText(meta?.title),
+        title: feedTitle(meta),
         siteUrl: httpUrl(meta?.link, feedUrl),
         jsonFeed: null,
         items,
       });
     });
-    parser.end(body);
+    // Wall time on purpose: the budget bounds how long one document may hold a parse slot.
+    const deadline = Date.now() + PARSE_BUDGET_MS;
+    const feed = async () => {
+      let at = 0;
+      while (at < body.length) {
+        let cut = Math.min(body.length, at + PARSE_CHUNK);
+        if (cut < body.length && /[\uD800-\uDBFF]/.test(body[cut - 1]!)) cut++; // keep a surrogate pair whole
+        parser.write(body.slice(at, cut));
+        at = cut;
+        if (Date.now() > deadline) {
+          parser.removeAllListeners('end');
+          return reject(new FeedParseError(`parsing took longer than ${PARSE_BUDGET_MS / 1000} s`));
+        }
+        if (at < body.length) await nextTurn();
+      }
+      parser.end();
+    };
+    // A throw inside the parser rejects this document's promise; it must not become an unhandled rejection.
+    feed().catch((err: unknown) => {
+      parser.removeAllListeners('end');
+      reject(err);
+    });
   });
 }
