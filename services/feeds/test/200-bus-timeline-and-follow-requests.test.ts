@@ -89,6 +89,23 @@ it('pages a timeline with before and after cursors', async () => {
     after: second.after!,
   });
   expect(newer.items.map((i) => i.id)).toEqual(['5', '4']);
+  // More newer items than the limit: the ones just after the cursor come first, none is skipped, and
+  // the page's `after` leads to the next newer ones.
+  const fromOldest = await h.bus.request(feeds.timelineGet, {
+    userId: ada.id,
+    kind: 'default',
+    limit: 2,
+    after: third.after!,
+  });
+  expect(fromOldest.items.map((i) => i.id)).toEqual(['3', '2']);
+  expect(fromOldest.before).toBeDefined();
+  const upward = await h.bus.request(feeds.timelineGet, {
+    userId: ada.id,
+    kind: 'default',
+    limit: 2,
+    after: fromOldest.after!,
+  });
+  expect(upward.items.map((i) => i.id)).toEqual(['5', '4']);
   const mentions = await h.bus.request(feeds.timelineGet, { userId: ada.id, kind: 'mentions', limit: 20 });
   expect(mentions.items.map((i) => i.id)).toEqual(['3']);
   await expect(

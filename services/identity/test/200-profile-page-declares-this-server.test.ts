@@ -21,6 +21,7 @@ test('200 HTML with an h-card and the three discovery relations, as <link> and a
   ]);
   expect(parsed.rels['authorization_endpoint']).toEqual(['http://murmur.test/indieauth/auth']);
   expect(parsed.rels['token_endpoint']).toEqual(['http://murmur.test/indieauth/token']);
+  expect(parsed.rels['microsub']).toEqual(['http://murmur.test/microsub']);
   const card = parsed.items.find((i) => i.type?.includes('h-card'));
   expect(card?.properties.url).toEqual(['http://murmur.test/ada/']);
   expect(card?.properties.nickname).toEqual(['ada']);
@@ -28,6 +29,7 @@ test('200 HTML with an h-card and the three discovery relations, as <link> and a
   const link = String(res.headers.link);
   expect(link).toContain('<http://murmur.test/indieauth/auth>; rel="authorization_endpoint"');
   expect(link).toContain('<http://murmur.test/indieauth/token>; rel="token_endpoint"');
+  expect(link).toContain('<http://murmur.test/microsub>; rel="microsub"');
   expect(link).toContain(
     '<http://murmur.test/.well-known/oauth-authorization-server>; rel="indieauth-metadata"',
   );

@@ -79,6 +79,7 @@ describe('permalink page', () => {
     expect(parsed.rels.EditURI ?? parsed.rels.edituri).toEqual([`${h.url}/sites/ada/rsd.xml`]);
     // Webmention senders find the endpoint in the Link header or in the page (docs/api/webmention.md).
     expect(parsed.rels.webmention).toEqual([`${h.url}/webmention`]);
+    expect(parsed.rels.microsub).toEqual([`${h.url}/microsub`]);
     expect(res.headers.link).toBe(`<${h.url}/webmention>; rel="webmention"`);
   });
 

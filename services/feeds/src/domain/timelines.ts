@@ -216,13 +216,18 @@ export async function timelinePage(
   const after = decodeCursor(query.after, 'after');
   if (before) range.before = before;
   if (after) range.after = after;
-  // One more than asked tells whether an older page exists.
+  // One more than asked tells whether another page exists in the direction of travel. Paging down
+  // (`before`, or no cursor) the extra one is the oldest; paging up (`after`) the index returns the
+  // items just newer than the cursor, so the extra one is the newest and the page keeps the others:
+  // dropping the oldest would skip the item right after the cursor.
   const heads =
     query.kind === 'mentions'
       ? ctx.index.mentions(user._id, query.limit + 1, range)
       : ctx.index.timeline(await timelineAuthors(ctx, user), query.limit + 1, range);
-  const more = heads.length > query.limit;
-  const page = heads.slice(0, query.limit);
+  const upward = after !== undefined;
+  const page = upward ? heads.slice(Math.max(0, heads.length - query.limit)) : heads.slice(0, query.limit);
+  // Paging up, the cursor's own item and everything older remain below this page.
+  const more = upward ? page.length > 0 : heads.length > query.limit;
   const posts = await postsInOrder(ctx, page);
   const profiles = await withProfiles(ctx, posts);
   const first = page[0];

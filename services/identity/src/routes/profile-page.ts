@@ -1,6 +1,7 @@
 // GET /{username}/ — the page behind a user's `me` until they have a site of their own. IndieAuth
 // clients fetch `me` to discover this server and check that it declares the authorization server
-// that answered, so the page carries the endpoint links (as <link> and as a Link header) and an h-card.
+// that answered, so the page carries the endpoint links (as <link> and as a Link header) and an h-card;
+// Microsub readers find the microsub endpoint the same way.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute, escapeHtml, HTML_PAGE_HEADERS } from '@murmur/platform';
@@ -13,6 +14,8 @@ export function discoveryLinks(publicUrl: string): Array<{ rel: string; href: st
     { rel: 'indieauth-metadata', href: `${publicUrl}/.well-known/oauth-authorization-server` },
     { rel: 'authorization_endpoint', href: `${publicUrl}/indieauth/auth` },
     { rel: 'token_endpoint', href: `${publicUrl}/indieauth/token` },
+    // Microsub readers (Monocle, Indigenous) find the user's reader server here (docs/api/microsub.md).
+    { rel: 'microsub', href: `${publicUrl}/microsub` },
   ];
 }
 

@@ -26,6 +26,7 @@ function layout(view: SiteView, title: string, canonical: string, main: Html): s
         <link rel="authorization_endpoint" href="${view.serverUrl}/indieauth/auth" />
         <link rel="token_endpoint" href="${view.serverUrl}/indieauth/token" />
         <link rel="webmention" href="${view.serverUrl}/webmention" />
+        <link rel="microsub" href="${view.serverUrl}/microsub" />
       </head>
       <body>
         <header>
