@@ -2,17 +2,13 @@
 // API (blocked source hosts) and the limits of receiving, verifying and sending. services/webmention/
 // README.md describes each variable.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { adminTokenVar, baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
 
 export const webmentionConfigSchema = z.object({
   ...baseConfigShape,
   ...serviceConfigShape('webmention'),
   /** Bearer token of the operator API (/admin/webmention/blocks); the API answers 403 while unset. */
-  MURMUR_ADMIN_TOKEN: z
-    .string()
-    .trim()
-    .min(16, { error: 'must be at least 16 characters (use a long random string)' })
-    .optional(),
+  MURMUR_ADMIN_TOKEN: adminTokenVar().optional(),
   /** Accepted POST /webmention per source host per hour (docs/security.md, rate limits). */
   WEBMENTION_PER_SOURCE_HOST_PER_HOUR: envVar.int({ min: 1, max: 1_000_000_000 }).default(30),
   /** POST /webmention per client address per hour. */
