@@ -41,7 +41,12 @@ export async function openStore(url: string, options: OpenStoreOptions): Promise
   if (url.startsWith('file:')) {
     const dir = url.startsWith('file://') ? fileURLToPath(url) : url.slice('file:'.length);
     if (!dir) throw new Error('STORE_URL file: needs a directory, e.g. file:./data');
-    return EmbeddedStore.open({ service, location: { kind: 'file', dir }, ...housekeeping, ...embeddedLogger });
+    return EmbeddedStore.open({
+      service,
+      location: { kind: 'file', dir },
+      ...housekeeping,
+      ...embeddedLogger,
+    });
   }
   if (url.startsWith('mongodb://') || url.startsWith('mongodb+srv://')) {
     // Loaded on demand: the driver is a quarter of the platform's start-up cost and most runs never use it.

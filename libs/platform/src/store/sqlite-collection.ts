@@ -71,17 +71,10 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const parse = (raw: RawRow): Row => ({ rid: raw.rid, doc: nedbModel.deserialize(raw.doc) });
 
 function isConstraint(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
-    (err as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
-class IndexConflict extends Error {
-  constructor(
-    readonly index: Index,
-    readonly key: Buffer,
-  ) {
-    super('index conflict');
-  }
+  return (
+    (err as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    (err as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE'
+  );
 }
 
 export class SqliteCollectionCore {
@@ -182,7 +175,9 @@ export class SqliteCollectionCore {
       const byId = this.sql(`SELECT rid FROM ${this.table} WHERE id = ?`).pluck();
       return [
         ...new Set(
-          ids.flatMap((id) => (id === null ? [] : ((byId.all(keyBlob(encodeComponent(id))) as number[]) ?? []))),
+          ids.flatMap((id) =>
+            id === null ? [] : ((byId.all(keyBlob(encodeComponent(id))) as number[]) ?? []),
+          ),
         ),
       ];
     }
@@ -197,14 +192,19 @@ export class SqliteCollectionCore {
     const rids = new Set<number>();
     for (const bounds of plan.bounds) {
       const [where, params] = keyRange(bounds);
-      for (const rid of this.sql(`SELECT rid FROM ${index.table} WHERE ${where}`).pluck().all(...params) as number[])
+      for (const rid of this.sql(`SELECT rid FROM ${index.table} WHERE ${where}`)
+        .pluck()
+        .all(...params) as number[])
         rids.add(rid);
     }
     return [...rids];
   }
 
   /** Candidate rows from `_id` equality or the best index (embedded-plan.ts), lazily. */
-  private plan(filter: Filter, sort: Sort | undefined): { rows: Iterable<RawRow>; ordered: boolean } | undefined {
+  private plan(
+    filter: Filter,
+    sort: Sort | undefined,
+  ): { rows: Iterable<RawRow>; ordered: boolean } | undefined {
     const ids = equalityValues(filter._id);
     if (ids) {
       const byId = this.sql(`SELECT rid, doc FROM ${this.table} WHERE id = ?`);
@@ -271,8 +271,16 @@ export class SqliteCollectionCore {
     };
   }
 
-  async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions): Promise<Plain | null> {
-    const m = await this.modify(filter, update, { upsert: options.upsert ?? false, one: true, sort: options.sort });
+  async findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options: FindOneAndUpdateOptions,
+  ): Promise<Plain | null> {
+    const m = await this.modify(filter, update, {
+      upsert: options.upsert ?? false,
+      one: true,
+      sort: options.sort,
+    });
     const doc = options.returnDocument === 'before' ? m.before : m.after;
     return doc ? project(doc, options.projection) : null;
   }
@@ -453,7 +461,9 @@ export class SqliteCollectionCore {
         }
         const id = this.file.addIndex(this.name, spec);
         const index: Index = { id, spec, table: quote(`x:${id}`), multikey: false };
-        this.file.db.exec(`CREATE TABLE ${index.table} (key BLOB PRIMARY KEY, rid INTEGER NOT NULL) WITHOUT ROWID`);
+        this.file.db.exec(
+          `CREATE TABLE ${index.table} (key BLOB PRIMARY KEY, rid INTEGER NOT NULL) WITHOUT ROWID`,
+        );
         const add = this.sql(`INSERT INTO ${index.table} (key, rid) VALUES (?, ?)`);
         const page = this.sql(`SELECT rid, doc FROM ${this.table} WHERE rid > ? ORDER BY rid LIMIT 1000`);
         let last = -Infinity;
@@ -490,7 +500,9 @@ export class SqliteCollectionCore {
     for (const index of ttl) {
       const cutoff = encodeComponent(new Date(now - index.spec.expireAfterSeconds! * 1000));
       const [where, params] = keyRange({ $gte: cutoff[0]!, $lt: cutoff + HIGH });
-      for (const rid of this.sql(`SELECT rid FROM ${index.table} WHERE ${where}`).pluck().all(...params) as number[])
+      for (const rid of this.sql(`SELECT rid FROM ${index.table} WHERE ${where}`)
+        .pluck()
+        .all(...params) as number[])
         rids.add(rid);
     }
     const all = [...rids];
@@ -502,7 +514,8 @@ export class SqliteCollectionCore {
         this.transaction(() => {
           for (const rid of all.slice(i, i + WRITE_BATCH)) {
             // Still stored, and still expired (not refreshed by an update meanwhile).
-            const raw = this.sql(`SELECT rid, doc FROM ${this.table} WHERE rid = ?`).get(rid) as RawRow | undefined;
+            const raw = this.sql(`SELECT rid, doc FROM ${this.table} WHERE rid = ?`).get(rid) as
+              RawRow | undefined;
             if (!raw) continue;
             const row = parse(raw);
             if (!isExpired(row.doc, this.ttlSpecs, now)) continue;
@@ -530,7 +543,9 @@ export class SqliteCollectionCore {
       if (this.indexes.some((i) => i.spec.name === spec.name)) continue;
       const id = this.file.addIndex(this.name, spec);
       const index: Index = { id, spec, table: quote(`x:${id}`), multikey: false };
-      this.file.db.exec(`CREATE TABLE ${index.table} (key BLOB PRIMARY KEY, rid INTEGER NOT NULL) WITHOUT ROWID`);
+      this.file.db.exec(
+        `CREATE TABLE ${index.table} (key BLOB PRIMARY KEY, rid INTEGER NOT NULL) WITHOUT ROWID`,
+      );
       this.indexes.push(index);
     }
     for (const doc of docs) this.insertRow(doc);

@@ -84,9 +84,9 @@ export class SqliteFile {
   }
 
   catalog(collection: string): CatalogEntry[] {
-    const rows = this.stmt('SELECT id, spec, multikey FROM murmur_indexes WHERE collection = ? ORDER BY id').all(
-      collection,
-    ) as { id: number; spec: string; multikey: number }[];
+    const rows = this.stmt(
+      'SELECT id, spec, multikey FROM murmur_indexes WHERE collection = ? ORDER BY id',
+    ).all(collection) as { id: number; spec: string; multikey: number }[];
     return rows.map((r) => ({ id: r.id, spec: JSON.parse(r.spec) as IndexSpec, multikey: r.multikey === 1 }));
   }
 

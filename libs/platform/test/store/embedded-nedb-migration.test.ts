@@ -28,7 +28,11 @@ afterEach(async () => {
 
 /** A directory as the nedb engine leaves it. */
 async function writeNedbDirectory(): Promise<void> {
-  const old = await EmbeddedStore.open({ service: 'reader', location: { kind: 'file', dir }, engine: 'nedb' });
+  const old = await EmbeddedStore.open({
+    service: 'reader',
+    location: { kind: 'file', dir },
+    engine: 'nedb',
+  });
   const subs = old.collection('subscriptions');
   await subs.createIndex({ userId: 1, feedId: 1 }, { unique: true });
   await subs.createIndex({ feedId: 1 });
@@ -44,7 +48,10 @@ async function writeNedbDirectory(): Promise<void> {
 
 function capture() {
   const lines: { details: Record<string, unknown>; message: string }[] = [];
-  return { lines, logger: { warn: (details: Record<string, unknown>, message: string) => lines.push({ details, message }) } };
+  return {
+    lines,
+    logger: { warn: (details: Record<string, unknown>, message: string) => lines.push({ details, message }) },
+  };
 }
 
 describe('opening a directory of nedb data files', () => {
@@ -77,7 +84,10 @@ describe('opening a directory of nedb data files', () => {
     // The unique index came along without the service declaring it again.
     await expect(subs.insertOne({ _id: 9, userId: 1, feedId: 7 })).rejects.toBeInstanceOf(DuplicateKeyError);
     expect((await subs.find({ feedId: 7 })).map((d) => d._id).sort()).toEqual([1, '1']);
-    expect(await store.collection('counters').findOne({ _id: 'entries' })).toEqual({ _id: 'entries', seq: 41 });
+    expect(await store.collection('counters').findOne({ _id: 'entries' })).toEqual({
+      _id: 'entries',
+      seq: 41,
+    });
 
     await store.close();
     opened.splice(0);

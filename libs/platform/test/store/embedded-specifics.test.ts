@@ -2,6 +2,7 @@
 // guards its files and what it refuses. The shared meaning is in the contract suite.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -10,7 +11,7 @@ import { databaseNameFromUrl } from '../../src/store/mongodb.js';
 
 let dir: string;
 
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 
 /** Every document stored in a collection's table, read with SQLite itself (expired ones included). */
 function rawDocs(serviceDir: string, collection: string): Record<string, unknown>[] {
