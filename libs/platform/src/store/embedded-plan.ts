@@ -42,11 +42,14 @@ export function planIndex(
         prefixes = [];
         break;
       }
-      prefixes = prefixes.flatMap((p) => values.map((v) => p + encodeComponent(v)));
+      // More than 256 ranges: stop at the fields fixed so far (a wider range loses no match), so
+      // `{feedId, key: {$in: [1,000 keys]}}` still reads one feed's range instead of every document.
+      const longer = prefixes.flatMap((p) => values.map((v) => p + encodeComponent(v)));
+      if (longer.length > 256) break;
+      prefixes = longer;
       fixed += 1;
-      if (prefixes.length > 256) break;
     }
-    if (prefixes.length === 0 || prefixes.length > 256) continue;
+    if (prefixes.length === 0) continue;
     const next = spec.fields[fixed]?.[0];
     const range = next !== undefined && Object.hasOwn(filter, next) ? rangeBounds(filter[next]) : undefined;
     const score = fixed * 2 + (range ? 1 : 0);
