@@ -27,7 +27,7 @@ import { cloneValue, newDocumentId, valuesEqual, type Plain } from './values.js'
 import type { SqliteFile } from './sqlite-file.js';
 
 /** Documents removed or updated per transaction (and turn of the event loop) by large writes and sweeps. */
-const WRITE_BATCH = 500;
+const WRITE_BATCH = 200;
 /** Candidates a large update or delete examines per turn of the event loop. */
 const SCAN_BATCH = 1_000;
 
