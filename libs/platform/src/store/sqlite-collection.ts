@@ -256,12 +256,14 @@ export class SqliteCollectionCore {
     );
     if (!plan) return undefined;
     const index = this.indexes.find((i) => i.spec === plan.spec)!;
+    // CROSS JOIN keeps the key table as the outer loop whatever statistics SQLite gathers: the walk in
+    // key order is what lets a sorted query with a limit stop at its first hits.
     const sources = plan.bounds.map((bounds) => {
       const [where, params] = keyRange(bounds, 'x.');
       return {
         [Symbol.iterator]: () =>
           this.sql(
-            `SELECT c.rid AS rid, c.doc AS doc FROM ${index.table} x JOIN ${this.table} c ON c.rid = x.rid ` +
+            `SELECT c.rid AS rid, c.doc AS doc FROM ${index.table} x CROSS JOIN ${this.table} c ON c.rid = x.rid ` +
               `WHERE ${where} ORDER BY x.key ${plan.reverse ? 'DESC' : 'ASC'}`,
           ).iterate(...params) as IterableIterator<RawRow>,
       };
