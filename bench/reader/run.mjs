@@ -3,8 +3,8 @@
 // (30,000 unread) on the embedded store, measured through the gateway; then polling throughput
 // against 1,000 local feeds. Run after a build, from the repository root:
 //   node bench/reader/run.mjs [--subscriptions=500] [--items=200] [--unread=30000] [--samples=200]
-//                             [--poll-feeds=1000] [--store=file|memory] [--skip-parse] [--skip-reads]
-//                             [--skip-poll] [--json]
+//                             [--poll-feeds=1000] [--store=file|memory] [--engine=sqlite|nedb]
+//                             [--skip-parse] [--skip-reads] [--skip-poll] [--json]
 // Exits non-zero only when the benchmark could not run; missing a target is reported.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,6 +28,8 @@ const UNREAD = Number(option('unread', '30000'));
 const SAMPLES = Number(option('samples', '200'));
 const POLL_FEEDS = Number(option('poll-feeds', '1000'));
 const STORE = option('store', 'file');
+/** The `file` store's engine: `sqlite` (the default) or `nedb` (earlier versions, for comparison). */
+const ENGINE = option('engine', 'sqlite');
 /** V8's old-space cap for the server process (MiB); 0 leaves V8's default (a quarter of the machine's memory). */
 const SERVER_HEAP_MB = Number(option('server-heap', '640'));
 const TARGETS = { unreadP95: 50, entriesP95: 50, markP95: 100, rssMiB: 1024, feedsPerMinute: 300 };
@@ -54,7 +56,13 @@ function stats(samples) {
 async function startServer(dataDir, adminToken) {
   const child = fork(join(here, 'server.mjs'), [], {
     execArgv: ['--expose-gc', ...(SERVER_HEAP_MB > 0 ? [`--max-old-space-size=${SERVER_HEAP_MB}`] : [])],
-    env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_STORE: STORE, BENCH_ADMIN_TOKEN: adminToken },
+    env: {
+      ...process.env,
+      BENCH_DATA_DIR: dataDir,
+      BENCH_STORE: STORE,
+      BENCH_ENGINE: ENGINE,
+      BENCH_ADMIN_TOKEN: adminToken,
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise((resolve, reject) => {
@@ -142,7 +150,7 @@ async function readsPhase() {
   try {
     const token = await createUser(server, adminToken, 'bench');
     let call = client(server, token);
-    log(`seeding: ${SUBSCRIPTIONS} subscriptions × ${ITEMS} entries (${STORE} store)…`);
+    log(`seeding: ${SUBSCRIPTIONS} subscriptions × ${ITEMS} entries (${STORE} store, ${ENGINE})…`);
     const seedStart = performance.now();
     await pool(SUBSCRIPTIONS, 4, (i) =>
       call('POST', '/feeds/v2/subscriptions.json', { feed_url: hosts.url(i) }),
@@ -291,7 +299,7 @@ async function pollPhase() {
 try {
   log(`reader benchmark on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);
   log(
-    `server: ${STORE} store, V8 old space ${SERVER_HEAP_MB > 0 ? `capped at ${SERVER_HEAP_MB} MiB` : 'at its default'}`,
+    `server: ${STORE} store (${ENGINE} engine), V8 old space ${SERVER_HEAP_MB > 0 ? `capped at ${SERVER_HEAP_MB} MiB` : 'at its default'}`,
   );
   const parse = flag('skip-parse') ? null : await parsePhase({ seconds: 3, log });
   const reads = flag('skip-reads') ? null : await readsPhase();

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Embedded store benchmark (bench/README.md, docs/adr/0008-embedded-store-durability.md): what fsync
-// costs a write, and how long a large sweep blocks the event loop. Run after a build, from the
-// repository root:
-//   node bench/store/run.mjs [--inserts=2000] [--concurrency=32] [--jobs=100000] [--swept=5000] [--json]
+// Embedded store benchmark (bench/README.md, docs/adr/0008-embedded-store-durability.md,
+// docs/adr/0017-embedded-store-sqlite.md): what durability costs a write, how long a large sweep
+// blocks the event loop, and what opening a large directory costs (time to the first read, RSS), for
+// each embedded engine. Run after a build, from the repository root:
+//   node bench/store/run.mjs [--engine=sqlite|nedb|all] [--inserts=2000] [--concurrency=32]
+//                            [--jobs=100000] [--swept=5000] [--docs=200000] [--json]
 // Each part runs on a fresh `file:` store in a temporary directory. Exits non-zero only when it could not run.
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +21,9 @@ const INSERTS = option('inserts', 2000);
 const CONCURRENCY = option('concurrency', 32);
 const JOBS = option('jobs', 100_000);
 const SWEPT = option('swept', 5000);
+const DOCS = option('docs', 200_000);
+const engineArg = process.argv.find((a) => a.startsWith('--engine='))?.slice('--engine='.length) ?? 'all';
+const ENGINES = engineArg === 'all' ? ['nedb', 'sqlite'] : [engineArg];
 const log = (...args) => console.error(...args);
 
 function p95(samples) {
@@ -27,6 +33,8 @@ function p95(samples) {
 
 async function withStore(options, run) {
   const dir = mkdtempSync(join(tmpdir(), 'murmur-bench-store-'));
+  const [engine, synchronous] = options.engine.split('-');
+  options = { ...options, engine, ...(synchronous ? { synchronous } : {}) };
   const store = await EmbeddedStore.open({ service: 'bench', location: { kind: 'file', dir }, ...options });
   try {
     return await run(store);
@@ -37,8 +45,8 @@ async function withStore(options, run) {
 }
 
 /** `writers` loops inserting one small document at a time until INSERTS are done. */
-async function inserts(fsync, writers) {
-  return withStore({ fsync }, async (store) => {
+async function inserts(engine, fsync, writers) {
+  return withStore({ engine, fsync }, async (store) => {
     const c = store.collection('posts');
     await c.createIndex({ userId: 1, at: -1 });
     let next = 0;
@@ -56,6 +64,7 @@ async function inserts(fsync, writers) {
     );
     const seconds = (performance.now() - started) / 1000;
     return {
+      engine,
       fsync,
       writers,
       insertsPerSecond: Math.round(INSERTS / seconds),
@@ -89,8 +98,8 @@ async function blocked(work) {
 }
 
 /** JOBS finished jobs with the job queue's indexes: SWEPT past their TTL, SWEPT more finished long ago. */
-async function sweeps() {
-  return withStore({ ttlSweepIntervalMs: 3_600_000 }, async (store) => {
+async function sweeps(engine) {
+  return withStore({ engine, ttlSweepIntervalMs: 3_600_000 }, async (store) => {
     const jobs = store.collection('jobs');
     await jobs.createIndex({ status: 1, type: 1, runAt: 1 });
     await jobs.createIndex({ status: 1, type: 1, leaseUntil: 1 });
@@ -130,6 +139,7 @@ async function sweeps() {
       ),
     );
     return {
+      engine,
       jobs: JOBS,
       loadInsertsPerSecond: Math.round(JOBS / loadSeconds),
       ttlSweep: { removed: ttl.result, totalMs: ttl.totalMs, maxBlockMs: ttl.maxBlockMs },
@@ -139,25 +149,122 @@ async function sweeps() {
   });
 }
 
-const results = { inserts: [], sweeps: undefined };
-for (const fsync of [true, false]) {
-  for (const writers of [1, CONCURRENCY]) {
-    const r = await inserts(fsync, writers);
-    results.inserts.push(r);
+/**
+ * DOCS documents of about 1 KB (a reader entry's shape, two indexes) written and closed; then a fresh
+ * process opens the directory and reads one document by id and 100 through an index: the time until
+ * then and the process's RSS, which is what a service's start-up pays for its store.
+ */
+async function opening(engine) {
+  const dir = mkdtempSync(join(tmpdir(), 'murmur-bench-open-'));
+  try {
+    const store = await EmbeddedStore.open({ service: 'bench', location: { kind: 'file', dir }, engine });
+    const entries = store.collection('entries');
+    await entries.createIndex({ feedId: 1, key: 1 }, { unique: true });
+    await entries.createIndex({ feedId: 1, published: -1 });
+    const started = performance.now();
+    for (let start = 0; start < DOCS; start += 5_000) {
+      const batch = [];
+      for (let i = start; i < Math.min(DOCS, start + 5_000); i++) {
+        batch.push({
+          _id: i,
+          feedId: i % 500,
+          key: `https://example.com/${i % 500}/${i}`,
+          title: `Entry ${i}`,
+          url: `https://example.com/${i % 500}/${i}.html`,
+          published: new Date(1_700_000_000_000 + i * 1000),
+          content: `<p>${'lorem ipsum dolor sit amet '.repeat(30)}</p>`,
+          summary: 'lorem ipsum '.repeat(20),
+        });
+      }
+      await entries.insertMany(batch);
+    }
+    const writeSeconds = (performance.now() - started) / 1000;
+    await store.close();
+    const child = fork(new URL(import.meta.url), ['--open-child', dir, engine, `--docs=${DOCS}`], {
+      stdio: 'inherit',
+    });
+    let measured;
+    child.once('message', (m) => (measured = m));
+    await new Promise((resolve) => child.once('exit', resolve));
+    if (!measured) throw new Error('the open child exited without measuring');
+    return { engine, docs: DOCS, writePerSecond: Math.round(DOCS / writeSeconds), ...measured };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--open-child') {
+  const [dir, engine] = process.argv.slice(3);
+  const started = performance.now();
+  const store = await EmbeddedStore.open({ service: 'bench', location: { kind: 'file', dir }, engine });
+  const entries = store.collection('entries');
+  const one = await entries.findOne({ _id: Math.floor(DOCS / 2) });
+  const page = await entries.find({ feedId: 7 }, { sort: { published: -1 }, limit: 100 });
+  const openMs = Math.round(performance.now() - started);
+  if (!one || page.length === 0) throw new Error('the opened store lost documents');
+  const t = performance.now();
+  for (let i = 0; i < 1000; i++) await entries.findOne({ _id: (i * 7919) % DOCS });
+  const byIdUs = Math.round(((performance.now() - t) / 1000) * 1000);
+  // A reader page: 100 entries by id, scattered over the whole collection.
+  const pages = [];
+  for (let p = 0; p < 50; p++) {
+    const ids = Array.from({ length: 100 }, (_, i) => (p * 100_003 + i * 9_973) % DOCS);
+    const t0 = performance.now();
+    const got = await entries.find({ _id: { $in: ids } });
+    pages.push(performance.now() - t0);
+    if (got.length !== 100) throw new Error('a page lost documents');
+  }
+  pages.sort((a, b) => a - b);
+  const page100Ms = { p50: +pages[24].toFixed(1), p95: +pages[47].toFixed(1) };
+  process.send({ openMs, byIdUs, page100Ms, rssMiB: Math.round(process.memoryUsage().rss / 1024 / 1024) });
+  await store.close();
+  process.exit(0);
+}
+
+const results = { inserts: [], sweeps: [], opening: [] };
+log(`embedded store benchmark, Node ${process.version}, engines: ${ENGINES.join(', ')}`);
+for (const engine of ENGINES) {
+  // sqlite: WAL with synchronous=NORMAL and a group-committed fdatasync of the WAL (the default), or
+  // synchronous=FULL (SQLite fsyncs every commit on the event loop), or no fsync at all.
+  const variants =
+    engine === 'sqlite'
+      ? [
+          ['sqlite', true],
+          ['sqlite-full', true],
+          ['sqlite', false],
+        ]
+      : [
+          [engine, true],
+          [engine, false],
+        ];
+  for (const [variant, fsync] of variants) {
+    for (const writers of [1, CONCURRENCY]) {
+      const r = await inserts(variant, fsync, writers);
+      results.inserts.push(r);
+      log(
+        `${variant.padEnd(11)} insertOne ×${INSERTS}, ${String(writers).padStart(2)} writer(s), fsync ${fsync ? 'on ' : 'off'}: ` +
+          `${r.insertsPerSecond} inserts/s, p95 ${r.p95Ms} ms`,
+      );
+    }
+  }
+  const s = await sweeps(engine);
+  results.sweeps.push(s);
+  log(`${engine}: ${s.jobs} jobs loaded at ${s.loadInsertsPerSecond} inserts/s (insertMany of 10,000)`);
+  log(
+    `${engine}: TTL sweep: ${s.ttlSweep.removed} removed in ${s.ttlSweep.totalMs} ms, longest event-loop block ${s.ttlSweep.maxBlockMs} ms`,
+  );
+  log(
+    `${engine}: deleteMany: ${s.deleteMany.removed} removed in ${s.deleteMany.totalMs} ms, longest event-loop block ${s.deleteMany.maxBlockMs} ms`,
+  );
+  log(`${engine}: claim (findOneAndUpdate, sorted, among ${s.jobs - 2 * SWEPT} done jobs): ${s.claimMs} ms`);
+  if (DOCS > 0) {
+    const o = await opening(engine);
+    results.opening.push(o);
     log(
-      `insertOne ×${INSERTS}, ${String(writers).padStart(2)} writer(s), fsync ${fsync ? 'on ' : 'off'}: ` +
-        `${r.insertsPerSecond} inserts/s, p95 ${r.p95Ms} ms`,
+      `${engine}: ${o.docs} 1 KB documents written at ${o.writePerSecond}/s; a new process opens them and reads: ` +
+        `${o.openMs} ms, RSS ${o.rssMiB} MiB; findOne by _id ${o.byIdUs} µs; ` +
+        `100 scattered by _id $in: p50 ${o.page100Ms.p50} ms, p95 ${o.page100Ms.p95} ms`,
     );
   }
 }
-results.sweeps = await sweeps();
-const s = results.sweeps;
-log(`${s.jobs} jobs loaded at ${s.loadInsertsPerSecond} inserts/s (insertMany of 10,000)`);
-log(
-  `TTL sweep: ${s.ttlSweep.removed} removed in ${s.ttlSweep.totalMs} ms, longest event-loop block ${s.ttlSweep.maxBlockMs} ms`,
-);
-log(
-  `deleteMany: ${s.deleteMany.removed} removed in ${s.deleteMany.totalMs} ms, longest event-loop block ${s.deleteMany.maxBlockMs} ms`,
-);
-log(`claim (findOneAndUpdate, sorted, among ${s.jobs - 2 * SWEPT} done jobs): ${s.claimMs} ms`);
 if (process.argv.includes('--json')) console.log(JSON.stringify(results, null, 2));

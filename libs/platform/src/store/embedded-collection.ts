@@ -25,8 +25,9 @@ import {
   type IndexSpec,
 } from './embedded-indexes.js';
 import { GroupCommitFile, makeDurable, nedbModel, type DurabilityOptions } from './embedded-durable.js';
-import { HIGH, encodeComponent, rangeTag } from './embedded-keys.js';
-import { cloneValue, isOperatorObject, newDocumentId, valuesEqual, type Plain } from './values.js';
+import { HIGH, encodeComponent } from './embedded-keys.js';
+import { equalityValues, planIndex, type Bounds } from './embedded-plan.js';
+import { cloneValue, newDocumentId, valuesEqual, type Plain } from './values.js';
 
 /** Documents removed per turn of the event loop by large deletes and sweeps. */
 export const SWEEP_BATCH = 500;
@@ -62,7 +63,6 @@ interface TreeNode {
   right: TreeNode | null;
 }
 
-type Bounds = Partial<Record<'$gt' | '$gte' | '$lt' | '$lte', string>>;
 type NedbIndexClass = new (options: { fieldName: string; unique?: boolean; sparse?: boolean }) => NedbIndex;
 const NedbIndex = createRequire(import.meta.url)('@seald-io/nedb/lib/indexes.js') as NedbIndexClass;
 
@@ -228,42 +228,7 @@ export class EmbeddedCollectionCore {
         ordered: false,
       };
     }
-    let best:
-      { spec: IndexSpec; score: number; bounds: Record<string, string>[]; ordered: boolean } | undefined;
-    for (const spec of this.specs) {
-      let prefixes = [''];
-      let fixed = 0;
-      for (const [path] of spec.fields) {
-        const values = Object.hasOwn(filter, path) ? equalityValues(filter[path]) : undefined;
-        if (!values) break;
-        // A sparse index does not hold the documents lacking its fields, which `null` matches.
-        if (spec.sparse && values.includes(null)) {
-          prefixes = [];
-          break;
-        }
-        prefixes = prefixes.flatMap((p) => values.map((v) => p + encodeComponent(v)));
-        fixed += 1;
-        if (prefixes.length > 256) break;
-      }
-      if (prefixes.length === 0 || prefixes.length > 256) continue;
-      const next = spec.fields[fixed]?.[0];
-      const range = next !== undefined && Object.hasOwn(filter, next) ? rangeBounds(filter[next]) : undefined;
-      const score = fixed * 2 + (range ? 1 : 0);
-      if (score === 0 || (best && best.score >= score)) continue;
-      const bounds = prefixes.map((p) =>
-        range
-          ? { [range.low.op]: p + range.low.key, [range.high.op]: p + range.high.key }
-          : { $gte: p, $lt: p + HIGH },
-      );
-      const sortKeys = sort ? Object.keys(sort) : [];
-      const ordered =
-        Boolean(range) &&
-        prefixes.length === 1 &&
-        sortKeys.length === 1 &&
-        sortKeys[0] === next &&
-        !this.multikey.has(spec.name);
-      best = { spec, score, bounds, ordered };
-    }
+    const best = planIndex(this.specs, filter, sort, (name) => this.multikey.has(name));
     if (!best) return undefined;
     const root = this.nedb.indexes[hiddenField(best.spec)]!.tree.tree;
     // Descending: walking the keys backwards meets each document at its largest value first, as
@@ -558,47 +523,6 @@ function isUniqueViolation(err: unknown): boolean {
   return (err as { errorType?: unknown } | null)?.errorType === 'uniqueViolated';
 }
 
-/** The values an equality (or `$in`, `$eq`) condition allows, when they are all plain scalars or null. */
-function equalityValues(cond: unknown): unknown[] | undefined {
-  if (isScalar(cond) || cond === null) return [cond];
-  if (!isOperatorObject(cond)) return undefined;
-  const ops = Object.keys(cond);
-  if (ops.length !== 1) return undefined;
-  if (ops[0] === '$eq' && (isScalar(cond.$eq) || cond.$eq === null)) return [cond.$eq];
-  if (ops[0] === '$in' && Array.isArray(cond.$in) && cond.$in.every((v) => isScalar(v) || v === null))
-    return cond.$in as unknown[];
-  return undefined;
-}
-
-interface Bound {
-  op: '$gt' | '$gte' | '$lt' | '$lte';
-  key: string;
-}
-
-/** Key bounds (after the prefix) for `$gt $gte $lt $lte` on numbers or dates, all of one type. */
-function rangeBounds(cond: unknown): { low: Bound; high: Bound } | undefined {
-  if (!isOperatorObject(cond)) return undefined;
-  const ops = Object.entries(cond);
-  if (!ops.every(([op]) => ['$gt', '$gte', '$lt', '$lte'].includes(op))) return undefined;
-  const tags = new Set(ops.map(([, v]) => rangeTag(v)));
-  const [tag] = [...tags];
-  if (tags.size !== 1 || tag === undefined) return undefined;
-  // Keys equal to v on this field are `enc(v)` followed by more components, all below enc(v)+HIGH.
-  let low: Bound = { op: '$gte', key: tag };
-  let high: Bound = { op: '$lt', key: tag + HIGH };
-  for (const [op, v] of ops) {
-    const enc = encodeComponent(v);
-    if (op === '$gt' || op === '$gte') {
-      const b: Bound = op === '$gt' ? { op: '$gte', key: enc + HIGH } : { op: '$gte', key: enc };
-      if (b.key > low.key) low = b;
-    } else {
-      const b: Bound = op === '$lt' ? { op: '$lt', key: enc } : { op: '$lt', key: enc + HIGH };
-      if (b.key < high.key) high = b;
-    }
-  }
-  return { low, high };
-}
-
 /**
  * The documents under the keys within `bounds`, in key order (or reverse), walked lazily so that a
  * query with a limit stops early. The tree must not change while the walk is under way: callers
@@ -642,8 +566,4 @@ function* distinct<T>(sources: T[], walk: (source: T) => Iterable<Plain>): Gener
 
 function unique(docs: Plain[]): Plain[] {
   return docs.length < 2 ? docs : [...new Set(docs)];
-}
-
-function isScalar(v: unknown): boolean {
-  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date;
 }

@@ -1,6 +1,8 @@
-// The embedded store (docs/adr/0001-store.md): @seald-io/nedb, one data file per collection under
-// `<dir>/<service>/<collection>.db`, or memory only. Same meaning as the MongoDB adapter for
-// everything in port.ts; see embedded-collection.ts for how.
+// The embedded store (docs/adr/0001-store.md, docs/adr/0017-embedded-store-sqlite.md): on disk, one
+// SQLite database per service, `<dir>/<service>/store.sqlite` (sqlite-collection.ts); in memory,
+// @seald-io/nedb (embedded-collection.ts). A directory still holding nedb data files (one
+// `<collection>.db` per collection, from earlier versions) is migrated when it is opened
+// (sqlite-migrate.ts). Same meaning as the MongoDB adapter for everything in port.ts.
 import { resolve, join } from 'node:path';
 import type {
   Collection,
@@ -17,6 +19,26 @@ import { EmbeddedCollectionCore } from './embedded-collection.js';
 import { FileIndexCatalog, MemoryIndexCatalog, indexSpec, type IndexCatalog } from './embedded-indexes.js';
 import { DirectoryLock } from './embedded-lock.js';
 import type { DurabilityOptions } from './embedded-durable.js';
+import { SqliteCollectionCore } from './sqlite-collection.js';
+import { SQLITE_FILE, SqliteFile } from './sqlite-file.js';
+import { migrateNedbDirectory } from './sqlite-migrate.js';
+import type { StoreLogger } from './mongodb.js';
+
+/** What both engines' collections do (the port's operations, in the engines' terms). */
+type CollectionCore = Pick<
+  EmbeddedCollectionCore,
+  | 'ready'
+  | 'insert'
+  | 'find'
+  | 'count'
+  | 'update'
+  | 'findOneAndUpdate'
+  | 'delete'
+  | 'createIndex'
+  | 'sweepExpired'
+  | 'compact'
+  | 'close'
+>;
 
 export type EmbeddedLocation = { kind: 'memory'; name?: string } | { kind: 'file'; dir: string };
 
@@ -37,6 +59,15 @@ export interface EmbeddedStoreOptions {
    * false trades the last moments of writes on a power cut for throughput (bench/store/run.mjs).
    */
   fsync?: boolean;
+  /**
+   * `file` only: `sqlite` (the default) or `nedb`, the engine of earlier versions (one append-only data
+   * file per collection, every document in memory), kept to read directories written by them.
+   */
+  engine?: 'sqlite' | 'nedb';
+  /** `file` with SQLite only: `full` makes SQLite fsync at every commit itself (bench/store compares). */
+  synchronous?: 'normal' | 'full';
+  /** Where the migration of an nedb directory is reported. Default: a process warning. */
+  logger?: StoreLogger;
 }
 
 const SERVICE_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
@@ -44,7 +75,8 @@ const COLLECTION_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 /** The data behind one or more open stores: a service's directory, or an in-memory database. */
 class EmbeddedDatabase {
-  private readonly cores = new Map<string, EmbeddedCollectionCore>();
+  private readonly cores = new Map<string, CollectionCore>();
+  private sqlite: SqliteFile | undefined;
   private catalog: IndexCatalog = new MemoryIndexCatalog();
   private openHandles = 0;
   private timers: NodeJS.Timeout[] = [];
@@ -61,11 +93,30 @@ class EmbeddedDatabase {
     if (!this.dir || this.lock) return;
     this.durability = { fsync: options.fsync ?? true };
     this.lock = await DirectoryLock.acquire(this.dir);
-    this.catalog = new FileIndexCatalog(join(this.dir, 'system.indexes.db'), this.durability);
+    if ((options.engine ?? 'sqlite') === 'nedb') {
+      this.catalog = new FileIndexCatalog(join(this.dir, 'system.indexes.db'), this.durability);
+      return;
+    }
+    try {
+      const sqlite = new SqliteFile(join(this.dir, SQLITE_FILE), {
+        fsync: this.durability.fsync,
+        ...(options.synchronous ? { synchronous: options.synchronous } : {}),
+      });
+      this.sqlite = sqlite;
+      await migrateNedbDirectory(this.dir, sqlite, options.logger);
+    } catch (err) {
+      await this.sqlite?.close().catch(() => undefined);
+      await this.lock.release();
+      throw err;
+    }
   }
 
-  core(name: string): EmbeddedCollectionCore {
+  core(name: string): CollectionCore {
     let core = this.cores.get(name);
+    if (!core && this.sqlite) {
+      core = new SqliteCollectionCore(name, this.sqlite);
+      this.cores.set(name, core);
+    }
     if (!core) {
       core = new EmbeddedCollectionCore(
         name,
@@ -81,7 +132,7 @@ class EmbeddedDatabase {
   acquire(options: EmbeddedStoreOptions): void {
     this.openHandles += 1;
     if (this.openHandles > 1) return;
-    const every = (ms: number, task: (core: EmbeddedCollectionCore) => Promise<unknown>) => {
+    const every = (ms: number, task: (core: CollectionCore) => Promise<unknown>) => {
       const timer = setInterval(() => {
         for (const core of this.cores.values()) task(core).catch(() => undefined);
       }, ms);
@@ -102,6 +153,7 @@ class EmbeddedDatabase {
     try {
       await Promise.all([...this.cores.values()].map((core) => core.close()));
       await this.catalog.close();
+      await this.sqlite?.close();
       await this.lock?.release();
     } finally {
       // A directory is held by one database object at a time; the next open reads the files afresh.
@@ -121,7 +173,7 @@ function databaseFor(options: EmbeddedStoreOptions): EmbeddedDatabase {
   const key = location.kind === 'file' ? `file:${dir}` : `memory:${location.name}/${service}`;
   const existing = databases.get(key);
   if (existing && location.kind === 'file') {
-    // Two nedb instances appending to one file would lose writes; share the Store object instead.
+    // Two connections writing one directory would break the write queues; share the Store object instead.
     throw new Error(`embedded store ${dir} is already open in this process`);
   }
   if (existing) return existing;
@@ -178,10 +230,10 @@ export class EmbeddedStore implements Store {
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
-    private readonly core: () => EmbeddedCollectionCore,
+    private readonly core: () => CollectionCore,
   ) {}
 
-  private async open(): Promise<EmbeddedCollectionCore> {
+  private async open(): Promise<CollectionCore> {
     const core = this.core();
     await core.ready;
     return core;

@@ -5,3 +5,4 @@ export { nextId, reserveIds } from './counters.js';
 export { EmbeddedStore, type EmbeddedStoreOptions, type EmbeddedLocation } from './embedded.js';
 export type { MongoStore, MongoStoreOptions, StoreLogger } from './mongodb.js';
 export { StoreLockedError } from './embedded-lock.js';
+export { StoreMigrationError } from './sqlite-migrate.js';

@@ -11,7 +11,10 @@ export interface OpenStoreOptions {
   compactionIntervalMs?: EmbeddedStoreOptions['compactionIntervalMs'];
   /** Embedded only. */
   ttlSweepIntervalMs?: EmbeddedStoreOptions['ttlSweepIntervalMs'];
-  /** MongoDB only: where to warn that an index was replaced because its options changed. */
+  /**
+   * MongoDB: where to warn that an index was replaced because its options changed. Embedded `file:`:
+   * where the migration of a directory written by the nedb engine is reported.
+   */
   logger?: StoreLogger;
   /** Embedded `file:` only: fsync before acknowledging writes (default true). */
   fsync?: EmbeddedStoreOptions['fsync'];
@@ -20,11 +23,13 @@ export interface OpenStoreOptions {
 /**
  * - `memory:` → embedded, in memory, private to this store;
  * - `memory:<name>` → embedded, in memory, shared by every store opened with that name (and service) in this process;
- * - `file:<dir>` (or `file:///abs/dir`) → embedded, one file per collection under `<dir>/<service>/`;
+ * - `file:<dir>` (or `file:///abs/dir`) → embedded, one SQLite database `<dir>/<service>/store.sqlite`
+ *   (a directory of nedb data files from earlier versions is migrated on open);
  * - `mongodb://…`, `mongodb+srv://…` → MongoDB, database `murmur_<service>` unless the URL's path names one.
  */
 export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
   const { service, logger, ...housekeeping } = options;
+  const embeddedLogger = logger ? { logger } : {};
   if (url.startsWith('memory:')) {
     const name = url.slice('memory:'.length);
     return EmbeddedStore.open({
@@ -36,7 +41,12 @@ export async function openStore(url: string, options: OpenStoreOptions): Promise
   if (url.startsWith('file:')) {
     const dir = url.startsWith('file://') ? fileURLToPath(url) : url.slice('file:'.length);
     if (!dir) throw new Error('STORE_URL file: needs a directory, e.g. file:./data');
-    return EmbeddedStore.open({ service, location: { kind: 'file', dir }, ...housekeeping });
+    return EmbeddedStore.open({
+      service,
+      location: { kind: 'file', dir },
+      ...housekeeping,
+      ...embeddedLogger,
+    });
   }
   if (url.startsWith('mongodb://') || url.startsWith('mongodb+srv://')) {
     // Loaded on demand: the driver is a quarter of the platform's start-up cost and most runs never use it.

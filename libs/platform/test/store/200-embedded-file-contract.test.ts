@@ -1,5 +1,5 @@
-// The store contract on the embedded adapter with files: every test gets a fresh directory, and
-// "reopen" reads the files back after close().
+// The store contract on the embedded adapter with files (the SQLite engine, store.sqlite per service):
+// every test gets a fresh directory, and "reopen" reads the files back after close().
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

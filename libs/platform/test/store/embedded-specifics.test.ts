@@ -1,6 +1,8 @@
 // What only the embedded adapter has to say: where its files go, when TTL takes effect, how it
 // guards its files and what it refuses. The shared meaning is in the contract suite.
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -8,6 +10,19 @@ import { openStore, type EmbeddedStore, type Store } from '../../src/store/index
 import { databaseNameFromUrl } from '../../src/store/mongodb.js';
 
 let dir: string;
+
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+
+/** Every document stored in a collection's table, read with SQLite itself (expired ones included). */
+function rawDocs(serviceDir: string, collection: string): Record<string, unknown>[] {
+  const db = new Database(join(serviceDir, 'store.sqlite'), { readonly: true });
+  try {
+    const rows = db.prepare(`SELECT doc FROM "c:${collection}" ORDER BY rid`).pluck().all() as string[];
+    return rows.map((text) => JSON.parse(text) as Record<string, unknown>);
+  } finally {
+    db.close();
+  }
+}
 const opened: Store[] = [];
 const open = async (url: string, service = 'reader', extra = {}) => {
   const store = await openStore(url, { service, ...extra });
@@ -25,7 +40,7 @@ afterEach(async () => {
 });
 
 describe('file layout', () => {
-  it('keeps one data file per collection under <dir>/<service>/, with hidden index keys never returned', async () => {
+  it('keeps one SQLite database per service, <dir>/<service>/store.sqlite, with documents as JSON', async () => {
     const store = await open(`file:${dir}`, 'reader');
     expect(store.kind).toBe('embedded');
     const feeds = store.collection('feeds');
@@ -34,8 +49,10 @@ describe('file layout', () => {
     await store.collection('entries').insertOne({ _id: 1 });
     await store.close();
     const files = (await readdir(join(dir, 'reader'))).sort();
-    expect(files).toEqual(['entries.db', 'feeds.db', 'system.indexes.db']);
-    expect(await readFile(join(dir, 'reader', 'feeds.db'), 'utf8')).toContain('https://example.com/feed');
+    expect(files).toEqual(['store.sqlite']);
+    expect(rawDocs(join(dir, 'reader'), 'feeds')).toEqual([
+      { _id: 1, userId: 1, url: 'https://example.com/feed' },
+    ]);
     const again = await open(`file:${dir}`, 'reader');
     expect(await again.collection('feeds').findOne({ _id: 1 })).toStrictEqual({
       _id: 1,
@@ -67,9 +84,7 @@ describe('TTL', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await codes.countDocuments()).toBe(1);
     await store.close();
-    const file = await readFile(join(dir, 'identity', 'codes.db'), 'utf8');
-    expect(file).not.toMatch(/"old"|"soon"/);
-    expect(file).toContain('"later"');
+    expect(rawDocs(join(dir, 'identity'), 'codes').map((d) => d._id)).toEqual(['later']);
   });
 
   it('lets a write reuse the key of an expired document that was not swept yet', async () => {
