@@ -17,7 +17,6 @@ import { findBodyLimitCause } from './body-limit.js';
 /** The Fastify instance of each service that runs in this process. */
 export type InProcessServices = Partial<Record<string, FastifyInstance>>;
 
-
 interface InjectedResponse {
   statusCode: number;
   headers: IncomingHttpHeaders;
@@ -35,7 +34,11 @@ export interface InProcessHop {
   /** Response headers as the proxy would rewrite them. */
   rewriteHeaders(headers: IncomingHttpHeaders, request: FastifyRequest): IncomingHttpHeaders;
   /** The service's answer: status and headers are set on `reply`; send `stream`. */
-  onResponse(request: FastifyRequest, reply: FastifyReply, res: { statusCode: number; stream: Readable }): void;
+  onResponse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    res: { statusCode: number; stream: Readable },
+  ): void;
   /** No answer: `error` says why, the same kinds of errors reply-from reports. */
   onError(reply: FastifyReply, failure: { error: Error & { statusCode?: number; code?: string } }): void;
 }
@@ -72,9 +75,11 @@ export function dispatchInProcess(
   const candidate = request.body as Readable | undefined;
   const body = typeof candidate?.pipe === 'function' ? candidate : undefined;
   const headers = hop.headers;
-  // On the wire undici sends a stream without a declared length chunked; the service decides that a
-  // request has a body by these two headers, so the in-process hop says the same.
+  // The service decides that a request has a body by these two headers; over the wire undici sends a
+  // stream of unknown length chunked.
   if (body && headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
+  // Light-my-request would otherwise name itself as the user agent; the service sees the client's.
+  if (headers['user-agent'] === undefined) headers['user-agent'] = undefined;
 
   let limitError: Error | null = null;
   body?.once('error', (err) => {
