@@ -33,11 +33,11 @@ export interface InProcessHop {
   timeoutMs: number;
   /** Response headers as the proxy would rewrite them. */
   rewriteHeaders(headers: IncomingHttpHeaders, request: FastifyRequest): IncomingHttpHeaders;
-  /** The service's answer: status and headers are set on `reply`; send `stream`. */
+  /** The service's answer: status and headers are set on `reply`; send `body` (whole, or a stream). */
   onResponse(
     request: FastifyRequest,
     reply: FastifyReply,
-    res: { statusCode: number; stream: Readable },
+    res: { statusCode: number; body: Readable | Buffer },
   ): void;
   /** No answer: `error` says why, the same kinds of errors reply-from reports. */
   onError(reply: FastifyReply, failure: { error: Error & { statusCode?: number; code?: string } }): void;
@@ -86,11 +86,15 @@ export function dispatchInProcess(
     if (findBodyLimitCause(err)) limitError = err;
   });
 
-  const abort = new AbortController();
+  // Before the head: the client gets its 504 at once and the service's late answer is dropped when it
+  // comes. After it: the body is cut, as undici's bodyTimeout cuts it. (A timer rather than an
+  // AbortSignal for the injection: a signal costs listeners on every request.)
   let timedOut = false;
+  let stream: Readable | undefined;
   const timer = setTimeout(() => {
     timedOut = true;
-    abort.abort(new InProcessTimeout());
+    if (stream) stream.destroy(new InProcessTimeout());
+    else fail(new InProcessTimeout());
   }, hop.timeoutMs);
 
   const options: InjectOptions & { payloadAsStream: boolean; validate: boolean } = {
@@ -100,7 +104,6 @@ export function dispatchInProcess(
     // The service sees the loopback peer it would see over a socket (its trusted proxy).
     remoteAddress: '127.0.0.1',
     payloadAsStream: true,
-    signal: abort.signal,
     // Light-my-request would check these options against its JSON schema on every request.
     validate: false,
   };
@@ -118,6 +121,10 @@ export function dispatchInProcess(
   };
 
   (service.inject(options) as unknown as Promise<InjectedResponse>).then((res) => {
+    if (timedOut) {
+      res.raw.res.destroy();
+      return;
+    }
     // The body was cut at the gateway's limit while the service was reading it: its answer to the
     // broken body is not what the client should see (the proxy answers 413 here too).
     if (limitError) {
@@ -125,22 +132,38 @@ export function dispatchInProcess(
       fail(limitError);
       return;
     }
-    const stream = res.stream();
+    stream = res.stream();
+    const serviceResponse = res.raw.res as { writableEnded?: boolean; destroy(): void };
     if (raw.socket?.destroyed) {
       // The client went away while the service worked: nothing to send, free the service's response.
       clearTimeout(timer);
       res.raw.res.destroy();
       return;
     }
+    if (serviceResponse.writableEnded) {
+      // Most answers are written whole at once (a JSON body): all of it is here already. Sent as one
+      // buffer it goes out in one write, where piping the stream would cost a write per chunk.
+      clearTimeout(timer);
+      const whole = stream.read() as Buffer | null;
+      sendHead(res);
+      hop.onResponse(request, reply, { statusCode: res.statusCode, body: whole ?? Buffer.alloc(0) });
+      return;
+    }
     // The same timeout now bounds the wait between body chunks, as undici's bodyTimeout does.
     timer.refresh();
-    stream.on('data', () => timer.refresh());
-    stream.once('end', () => clearTimeout(timer));
-    stream.once('close', () => {
+    const answer = stream;
+    answer.on('data', () => timer.refresh());
+    answer.once('end', () => clearTimeout(timer));
+    answer.once('close', () => {
       clearTimeout(timer);
       // The client left (or the timeout cut the body) before the end: the service stops writing.
-      if (!stream.readableEnded) res.raw.res.destroy();
+      if (!answer.readableEnded) res.raw.res.destroy();
     });
+    sendHead(res);
+    hop.onResponse(request, reply, { statusCode: res.statusCode, body: answer });
+  }, fail);
+
+  function sendHead(res: InjectedResponse): void {
     const rewritten = hop.rewriteHeaders(res.headers, request);
     for (const name of Object.keys(rewritten)) {
       const value = rewritten[name];
@@ -149,6 +172,5 @@ export function dispatchInProcess(
     // As reply-from: a connection whose request body was not read to the end cannot be reused.
     if (!raw.complete) reply.header('connection', 'close');
     reply.code(res.statusCode);
-    hop.onResponse(request, reply, { statusCode: res.statusCode, stream });
-  }, fail);
+  }
 }

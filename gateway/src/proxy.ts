@@ -112,8 +112,10 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
       request.gatewayRoute!.service,
       (performance.now() - request.upstreamStartedAt) / 1000,
     );
-    // The declared type is wrong: reply-from hands over `{ statusCode, headers, stream }`.
-    void reply.send((res as unknown as { stream: Readable }).stream);
+    // The declared type is wrong: reply-from hands over `{ statusCode, headers, stream }`; the
+    // in-process hop `{ statusCode, body }`, the body whole when the service had written it all.
+    const answer = res as unknown as { stream?: Readable; body?: Readable | Buffer };
+    void reply.send(answer.body ?? answer.stream);
   };
 
   const inProcess = opts.inProcess ?? {};
