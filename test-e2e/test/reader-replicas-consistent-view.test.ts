@@ -17,7 +17,8 @@ import {
   type Store,
 } from '@murmur/platform';
 import { startFakeIdentity, testLogger, type FakeIdentity } from '@murmur/platform/testing';
-import type { FastifyInstance } from 'fastify';
+
+type GatewayApp = Awaited<ReturnType<typeof createGatewayServers>>['app'];
 
 const TOKEN = 'replica-test-token-0123456789abcdefghijklmnop';
 const ITEMS = 6;
@@ -44,8 +45,8 @@ describe('two reader replicas behind the gateway', () => {
   let feedServer: Server;
   let feedUrl: string;
   let balancer: Server;
-  let gateway: FastifyInstance;
-  let internal: FastifyInstance;
+  let gateway: GatewayApp;
+  let internal: GatewayApp;
   let gatewayUrl: string;
 
   beforeAll(async () => {
