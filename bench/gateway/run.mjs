@@ -1,9 +1,17 @@
 #!/usr/bin/env node
-// Gateway overhead: the same authenticated request (GET /account/me) measured directly against the
-// identity service and through the gateway, each in its own process, with autocannon running here.
-// Run after a build, from the repository root: `npm run bench` or `node bench/gateway/run.mjs`.
+// Gateway overhead, three ways, all in one run so the ratios share the machine's load:
+// 1. distributed: GET /account/me directly against the identity service and through the gateway,
+//    each in its own process;
+// 2. distributed: GET /feeds/v2/entries.json?per_page=100 directly against the reader and through the
+//    gateway (identity, reader and gateway processes on a nats-server of the benchmark's own);
+// 3. single process (`npm start`): GET /account/me through its gateway, which dispatches in process,
+//    against the identity service running alone (1.) — and, for comparison, the same process with
+//    GATEWAY_IN_PROCESS=false (the loopback HTTP hop it used before) and direct to its identity port.
+// autocannon runs here. Run after a build, from the repository root: `npm run bench` or
+// `node bench/gateway/run.mjs`.
 // Options: --duration=<s> (10), --warmup=<s> (3), --connections=<n> (50), --log-level=<level> (warn),
-//          --json (print the results as one JSON line at the end as well).
+//          --only=<distributed,reader,single> (all three), --cpu-prof=<dir> (the gateway processes
+//          write V8 CPU profiles there), --json (print the results as one JSON line at the end as well).
 // Exits non-zero only when the benchmark could not run or saw errors; missing a target is reported.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,8 +24,11 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TARGET_RATIO = 0.6;
-const TARGET_ADDED_P99_MS = 5;
+// Issue 16's targets.
+const TARGET_RATIO = 0.75;
+const TARGET_ADDED_P99_MS = 3;
+const TARGET_ENTRIES_ADDED_P99_MS = 2;
+const TARGET_SINGLE_RATIO = 0.9;
 
 function option(name, fallback) {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -28,6 +39,8 @@ const warmupS = Number(option('warmup', '3'));
 const connections = Number(option('connections', '50'));
 const logLevel = option('log-level', 'warn');
 const printJson = process.argv.includes('--json');
+const only = new Set(option('only', 'distributed,reader,single').split(','));
+const cpuProfDir = option('cpu-prof', '');
 
 class BenchError extends Error {}
 
@@ -45,10 +58,11 @@ async function freePort() {
 const children = [];
 
 /** Starts `node <entry>` with `env`; keeps its output so a failure can show why. */
-function startProcess(name, entry, env) {
+function startProcess(name, entry, env, { profile = false } = {}) {
   const file = join(root, entry);
   if (!existsSync(file)) throw new BenchError(`${entry} is missing: build first (npm run build).`);
-  const child = spawn(process.execPath, [file], {
+  const flags = profile && cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const child = spawn(process.execPath, [...flags, file], {
     cwd: root,
     env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -69,9 +83,9 @@ function startProcess(name, entry, env) {
   return proc;
 }
 
-async function stopAll() {
+async function stopAll(list = children) {
   await Promise.all(
-    children.map(async (p) => {
+    list.map(async (p) => {
       if (p.exited) return;
       p.child.kill('SIGTERM');
       for (let i = 0; i < 50 && !p.exited; i++) await sleep(100);
@@ -155,6 +169,64 @@ function load(url, token, seconds) {
   });
 }
 
+/** Warms both paths up, then measures the first and the second. */
+async function compare(first, second, token) {
+  await checkOnce(first, token);
+  await checkOnce(second, token);
+  await load(first, token, warmupS);
+  await load(second, token, warmupS);
+  const a = summary(await load(first, token, durationS));
+  const b = summary(await load(second, token, durationS));
+  return [a, b];
+}
+
+/** A JSON line a child printed that has `ready`. */
+async function readyLine(proc, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !proc.exited) {
+    const line = proc.output
+      .join('')
+      .split('\n')
+      .find((l) => l.startsWith('{"ready"'));
+    if (line) return JSON.parse(line);
+    await sleep(100);
+  }
+  throw new BenchError(`${proc.name} did not start; its output:\n${proc.output.join('').slice(-4000)}`);
+}
+
+/** An RSS feed of `items` items on 127.0.0.1 for the reader to subscribe to. */
+async function startFeedServer(items) {
+  const { createServer: createHttpServer } = await import('node:http');
+  const body =
+    '<?xml version="1.0"?><rss version="2.0"><channel><title>Bench</title><link>http://127.0.0.1/</link>' +
+    Array.from(
+      { length: items },
+      (_, i) =>
+        `<item><title>Item ${i}</title><link>http://127.0.0.1/${i}</link><guid>bench-${i}</guid>` +
+        `<pubDate>${new Date(Date.UTC(2026, 0, 1) + i * 60_000).toUTCString()}</pubDate>` +
+        `<description>${'&lt;p&gt;Some text of an entry, about a kilobyte of it. &lt;/p&gt;'.repeat(16)}</description></item>`,
+    ).join('') +
+    '</channel></rss>';
+  const server = createHttpServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/rss+xml' });
+    res.end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/feed.xml`, close: () => server.close() };
+}
+
+function printRows(rows) {
+  const row = (name, s) =>
+    `| ${name.padEnd(34)} | ${String(s.requestsPerSecond).padStart(8)} | ${String(s.p50Ms).padStart(7)} | ${String(s.p99Ms).padStart(7)} | ${String(s.non2xx + s.errors + s.timeouts).padStart(6)} |`;
+  console.log('');
+  console.log(`| ${'target'.padEnd(34)} | req/s    | p50 ms  | p99 ms  | errors |`);
+  console.log(`|${'-'.repeat(36)}|----------|---------|---------|--------|`);
+  for (const [name, s] of rows) console.log(row(name, s));
+  console.log('');
+}
+
+const verdict = (ok) => (ok ? 'met' : 'NOT met');
+
 function summary(result) {
   return {
     requestsPerSecond: Math.round(result.requests.average),
@@ -168,84 +240,222 @@ function summary(result) {
 }
 
 async function main() {
-  const identityPort = await freePort();
-  const gatewayPort = await freePort();
-  const internalPort = await freePort();
   const adminToken = randomBytes(32).toString('base64url');
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-'));
-  const publicUrl = `http://127.0.0.1:${gatewayPort}`;
-  const identityUrl = `http://127.0.0.1:${identityPort}`;
+  const results = { connections, durationS };
+  const all = [];
+  let nats;
+  let feeds;
+  console.log(
+    `gateway benchmark: ${connections} connections, ${durationS} s each after ${warmupS} s warm-up; ` +
+      `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, LOG_LEVEL=${logLevel}`,
+  );
 
   try {
-    const identity = startProcess('identity', 'services/identity/dist/main.js', {
-      STORE_URL: 'memory:',
-      BUS_URL: 'memory:',
-      DATA_DIR: dataDir,
-      MURMUR_ADMIN_TOKEN: adminToken,
-      IDENTITY_PORT: String(identityPort),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: publicUrl,
-      LOG_LEVEL: logLevel,
-    });
-    await waitForOk(identity, `${identityUrl}/healthz`);
-
-    const gateway = startProcess('gateway', 'gateway/dist/main.js', {
-      PORT: String(gatewayPort),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: publicUrl,
-      IDENTITY_URL: identityUrl,
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-      GATEWAY_INTERNAL_PORT: String(internalPort),
-      LOG_LEVEL: logLevel,
-    });
-    // The aggregate /readyz is on the gateway's internal port only.
-    await waitForOk(gateway, `http://127.0.0.1:${internalPort}/readyz`);
-
-    const token = await createUserToken(identityUrl, adminToken);
-    const direct = `${identityUrl}/account/me`;
-    const viaGateway = `${publicUrl}/account/me`;
-    await checkOnce(direct, token);
-    await checkOnce(viaGateway, token);
-
-    console.log(
-      `gateway benchmark: GET /account/me, ${connections} connections, ${durationS} s each after ${warmupS} s warm-up; ` +
-        `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, LOG_LEVEL=${logLevel}`,
-    );
-    await load(direct, token, warmupS);
-    await load(viaGateway, token, warmupS);
-    const d = summary(await load(direct, token, durationS));
-    const g = summary(await load(viaGateway, token, durationS));
-
-    const ratio = g.requestsPerSecond / d.requestsPerSecond;
-    const addedP99 = g.p99Ms - d.p99Ms;
-    const row = (name, s) =>
-      `| ${name.padEnd(15)} | ${String(s.requestsPerSecond).padStart(8)} | ${String(s.p50Ms).padStart(7)} | ${String(s.p99Ms).padStart(7)} | ${String(s.non2xx + s.errors + s.timeouts).padStart(6)} |`;
-    console.log('');
-    console.log('| target          | req/s    | p50 ms  | p99 ms  | errors |');
-    console.log('|-----------------|----------|---------|---------|--------|');
-    console.log(row('identity direct', d));
-    console.log(row('via gateway', g));
-    console.log('');
-    const ratioOk = ratio >= TARGET_RATIO;
-    const p99Ok = addedP99 <= TARGET_ADDED_P99_MS;
-    console.log(
-      `throughput ratio: ${(ratio * 100).toFixed(1)} % of direct (target ≥ ${TARGET_RATIO * 100} %): ${ratioOk ? 'met' : 'NOT met'}`,
-    );
-    console.log(
-      `added p99: ${addedP99.toFixed(2)} ms (target ≤ ${TARGET_ADDED_P99_MS} ms): ${p99Ok ? 'met' : 'NOT met'}`,
-    );
-    if (printJson)
-      console.log(
-        JSON.stringify({ connections, durationS, direct: d, gateway: g, ratio, addedP99Ms: addedP99 }),
+    // 1. Distributed, GET /account/me. The identity service alone is also the single process's reference.
+    let identityAlone;
+    if (only.has('distributed') || only.has('single')) {
+      const identityPort = await freePort();
+      const gatewayPort = await freePort();
+      const internalPort = await freePort();
+      const publicUrl = `http://127.0.0.1:${gatewayPort}`;
+      const identityUrl = `http://127.0.0.1:${identityPort}`;
+      const identity = startProcess('identity', 'services/identity/dist/main.js', {
+        STORE_URL: 'memory:',
+        BUS_URL: 'memory:',
+        DATA_DIR: dataDir,
+        MURMUR_ADMIN_TOKEN: adminToken,
+        IDENTITY_PORT: String(identityPort),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: publicUrl,
+        LOG_LEVEL: logLevel,
+      });
+      await waitForOk(identity, `${identityUrl}/healthz`);
+      const gateway = startProcess(
+        'gateway',
+        'gateway/dist/main.js',
+        {
+          PORT: String(gatewayPort),
+          HOST: '127.0.0.1',
+          PUBLIC_URL: publicUrl,
+          IDENTITY_URL: identityUrl,
+          GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+          GATEWAY_INTERNAL_PORT: String(internalPort),
+          LOG_LEVEL: logLevel,
+        },
+        { profile: true },
       );
+      // The aggregate /readyz is on the gateway's internal port only.
+      await waitForOk(gateway, `http://127.0.0.1:${internalPort}/readyz`);
+      const token = await createUserToken(identityUrl, adminToken);
+      const [d, g] = await compare(`${identityUrl}/account/me`, `${publicUrl}/account/me`, token);
+      identityAlone = d;
+      all.push(d, g);
+      results.direct = d;
+      results.gateway = g;
+      results.ratio = g.requestsPerSecond / d.requestsPerSecond;
+      results.addedP99Ms = g.p99Ms - d.p99Ms;
+      console.log('\n1. distributed, GET /account/me');
+      printRows([
+        ['identity direct', d],
+        ['via gateway', g],
+      ]);
+      console.log(
+        `throughput ratio: ${(results.ratio * 100).toFixed(1)} % of direct (target ≥ ${TARGET_RATIO * 100} %): ${verdict(results.ratio >= TARGET_RATIO)}`,
+      );
+      console.log(
+        `added p99: ${results.addedP99Ms.toFixed(2)} ms (target ≤ ${TARGET_ADDED_P99_MS} ms): ${verdict(results.addedP99Ms <= TARGET_ADDED_P99_MS)}`,
+      );
+      await stopAll([gateway]);
+    }
 
-    const failures = [d, g].reduce((n, s) => n + s.non2xx + s.errors + s.timeouts, 0);
+    // 2. Distributed, GET /feeds/v2/entries.json?per_page=100 (the reader authenticates over the bus).
+    if (only.has('reader')) {
+      const { startNatsServer } = await import('@murmur/platform/testing');
+      nats = await startNatsServer();
+      feeds = await startFeedServer(150);
+      const [identityPort, readerPort, gatewayPort, internalPort] = [
+        await freePort(),
+        await freePort(),
+        await freePort(),
+        await freePort(),
+      ];
+      const publicUrl = `http://127.0.0.1:${gatewayPort}`;
+      const identityUrl = `http://127.0.0.1:${identityPort}`;
+      const readerUrl = `http://127.0.0.1:${readerPort}`;
+      const common = { BUS_URL: nats.url, HOST: '127.0.0.1', PUBLIC_URL: publicUrl, LOG_LEVEL: logLevel };
+      const identity = startProcess('identity (nats)', 'services/identity/dist/main.js', {
+        ...common,
+        STORE_URL: 'memory:',
+        DATA_DIR: join(dataDir, 'identity'),
+        MURMUR_ADMIN_TOKEN: adminToken,
+        IDENTITY_PORT: String(identityPort),
+      });
+      const reader = startProcess('reader', 'services/reader/dist/main.js', {
+        ...common,
+        STORE_URL: 'memory:',
+        DATA_DIR: join(dataDir, 'reader'),
+        MURMUR_ADMIN_TOKEN: adminToken,
+        READER_PORT: String(readerPort),
+        OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+      });
+      await waitForOk(identity, `${identityUrl}/readyz`);
+      await waitForOk(reader, `${readerUrl}/readyz`);
+      const gateway = startProcess(
+        'gateway (reader)',
+        'gateway/dist/main.js',
+        {
+          ...common,
+          PORT: String(gatewayPort),
+          IDENTITY_URL: identityUrl,
+          READER_URL: readerUrl,
+          GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+          GATEWAY_INTERNAL_PORT: String(internalPort),
+        },
+        { profile: true },
+      );
+      await waitForOk(gateway, `http://127.0.0.1:${internalPort}/readyz`);
+      const token = await createUserToken(identityUrl, adminToken);
+      const sub = await fetch(`${readerUrl}/feeds/v2/subscriptions.json`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ feed_url: feeds.url }),
+      });
+      if (sub.status !== 201 && sub.status !== 302 && sub.status !== 200)
+        throw new BenchError(`subscribing answered ${sub.status}: ${(await sub.text()).slice(0, 300)}`);
+      const path = '/feeds/v2/entries.json?per_page=100';
+      const page = await fetch(`${readerUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      const entries = await page.json();
+      if (!Array.isArray(entries) || entries.length !== 100)
+        throw new BenchError(
+          `${path} gave ${Array.isArray(entries) ? entries.length : 'no'} entries, not 100`,
+        );
+      const [d, g] = await compare(`${readerUrl}${path}`, `${publicUrl}${path}`, token);
+      all.push(d, g);
+      results.entries = {
+        direct: d,
+        gateway: g,
+        addedP99Ms: g.p99Ms - d.p99Ms,
+        ratio: g.requestsPerSecond / d.requestsPerSecond,
+      };
+      console.log(`\n2. distributed, GET ${path} (${Buffer.byteLength(JSON.stringify(entries))} bytes)`);
+      printRows([
+        ['reader direct', d],
+        ['via gateway', g],
+      ]);
+      console.log(`throughput ratio: ${(results.entries.ratio * 100).toFixed(1)} % of direct`);
+      console.log(
+        `added p99: ${results.entries.addedP99Ms.toFixed(2)} ms (target ≤ ${TARGET_ENTRIES_ADDED_P99_MS} ms): ${verdict(results.entries.addedP99Ms <= TARGET_ENTRIES_ADDED_P99_MS)}`,
+      );
+      await stopAll([gateway, reader, identity]);
+    }
+
+    // 3. Single process: its gateway (in process, then over loopback HTTP) against identity alone.
+    if (only.has('single')) {
+      const rows = [];
+      if (identityAlone) rows.push(['identity alone, direct', identityAlone]);
+      results.single = {};
+      for (const inProcess of ['true', 'false']) {
+        const [port, internalPort] = [await freePort(), await freePort()];
+        const sp = startProcess(
+          `single process (in process ${inProcess})`,
+          'bench/gateway/single-process.mjs',
+          {
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            GATEWAY_INTERNAL_PORT: String(internalPort),
+            PUBLIC_URL: `http://127.0.0.1:${port}`,
+            DATA_DIR: join(dataDir, `single-${inProcess}`),
+            STORE_URL: 'memory:',
+            BUS_URL: 'memory:',
+            MURMUR_ADMIN_TOKEN: adminToken,
+            GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+            GATEWAY_IN_PROCESS: inProcess,
+            LOG_LEVEL: logLevel,
+          },
+          { profile: true },
+        );
+        const started = await readyLine(sp);
+        const token = await createUserToken(started.identity, adminToken);
+        const gatewayUrl = `http://127.0.0.1:${port}/account/me`;
+        if (inProcess === 'true') {
+          const [own, g] = await compare(`${started.identity}/account/me`, gatewayUrl, token);
+          all.push(own, g);
+          rows.push(['single process, its identity port', own], ['single process, gateway in process', g]);
+          results.single.inProcess = g;
+          results.single.ownIdentityPort = own;
+        } else {
+          await checkOnce(gatewayUrl, token);
+          await load(gatewayUrl, token, warmupS);
+          const g = summary(await load(gatewayUrl, token, durationS));
+          all.push(g);
+          rows.push(['single process, gateway over HTTP', g]);
+          results.single.overHttp = g;
+        }
+        await stopAll([sp]);
+      }
+      console.log('\n3. single process, GET /account/me');
+      printRows(rows);
+      const base = identityAlone ?? results.single.ownIdentityPort;
+      const ratio = results.single.inProcess.requestsPerSecond / base.requestsPerSecond;
+      results.single.ratio = ratio;
+      console.log(
+        `in process: ${(ratio * 100).toFixed(1)} % of identity ${identityAlone ? 'alone' : 'in the same process'} (target ≥ ${TARGET_SINGLE_RATIO * 100} %): ${verdict(ratio >= TARGET_SINGLE_RATIO)}; ` +
+          `over HTTP: ${((results.single.overHttp.requestsPerSecond / base.requestsPerSecond) * 100).toFixed(1)} %; ` +
+          `in process against its own identity port: ${((results.single.inProcess.requestsPerSecond / results.single.ownIdentityPort.requestsPerSecond) * 100).toFixed(1)} %`,
+      );
+    }
+    if (printJson) console.log(JSON.stringify(results));
+
+    const failures = all.reduce((n, s) => n + s.non2xx + s.errors + s.timeouts, 0);
     if (failures > 0)
       throw new BenchError(
         `${failures} requests failed (non-2xx, errors or timeouts); the numbers above are not valid.`,
       );
   } finally {
     await stopAll();
+    feeds?.close();
+    await nats?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,21 +1,31 @@
 // Single-process mode (docs/architecture.md, run modes): the gateway and every service in one Node process, one shared bus,
-// each service with its own store under DATA_DIR. Services listen on loopback ports and the gateway
-// proxies to them over HTTP, so the request path is the same as in the distributed mode.
+// each service with its own store under DATA_DIR. The gateway hands each request to the owning
+// service's Fastify instance in process, without a socket (gateway/src/in-process.ts): the same
+// gateway hooks and the same service hooks as the distributed mode, one HTTP parse instead of two.
+// The services still listen on loopback ports, for the gateway's aggregate /readyz and for direct
+// access from this machine. GATEWAY_IN_PROCESS=false proxies over loopback HTTP instead.
 import { createGatewayServers, gatewayConfigSchema } from '@murmur/gateway';
 import {
   baseConfigShape,
   connectBus,
   createLogger,
+  envVar,
   loadConfig,
   servicePortVar,
   startService,
   type Bus,
+  type HttpApp,
 } from '@murmur/platform';
 import { z } from 'zod';
 import { ensureAdminToken, adminTokenFile } from './admin-token.js';
 import { services } from './services.js';
 
-const launcherConfigSchema = z.object({ ...baseConfigShape, HOST: z.string().default('0.0.0.0') });
+const launcherConfigSchema = z.object({
+  ...baseConfigShape,
+  HOST: z.string().default('0.0.0.0'),
+  /** Dispatch to the services in process (default) or proxy to their loopback ports over HTTP. */
+  GATEWAY_IN_PROCESS: envVar.bool().default(true),
+});
 
 export interface SingleProcess {
   /** The gateway's URL as bound (e.g. http://127.0.0.1:8080). */
@@ -47,6 +57,7 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
   });
   const started: Array<{ name: string; stop(): Promise<void> }> = [];
   const serviceUrls: Record<string, string> = {};
+  const serviceApps: Record<string, HttpApp> = {};
   try {
     for (const def of services) {
       const portVar = servicePortVar(def.name);
@@ -61,11 +72,13 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
       });
       started.push({ name: def.name, stop: running.stop });
       serviceUrls[def.name] = running.url;
+      serviceApps[def.name] = running.app;
     }
     const gatewayConfig = loadConfig(gatewayConfigSchema, serviceEnv);
     const { app: gateway, internal } = await createGatewayServers({
       config: gatewayConfig,
       targets: serviceUrls,
+      ...(config.GATEWAY_IN_PROCESS ? { inProcess: serviceApps } : {}),
       logger: createLogger({ service: 'gateway', level: config.LOG_LEVEL }),
     });
     // Stopped in reverse: the public gateway first, then its internal server, then the services.

@@ -27,6 +27,7 @@ import { addCorsHeaders, isPublic, sendPreflight } from './cors.js';
 import { sendGatewayError, serviceAbsent } from './errors.js';
 import { registerHealthz, registerInternalEndpoints } from './health.js';
 import { GatewayMetrics } from './metrics.js';
+import type { InProcessServices } from './in-process.js';
 import { registerProxy } from './proxy.js';
 import { isIP } from 'node:net';
 import {
@@ -57,6 +58,12 @@ export interface CreateGatewayOptions {
   logger: Logger;
   /** Shared with the internal server's /metrics; absent: a fresh set. */
   metrics?: GatewayMetrics;
+  /**
+   * Services running in this process (single-process mode): their requests are handed to these
+   * Fastify instances without a socket (in-process.ts); every other service is proxied over HTTP.
+   * A service here still needs its target URL for the aggregate /readyz and the Host it is sent.
+   */
+  inProcess?: InProcessServices;
 }
 
 export interface GatewayServers {
@@ -239,6 +246,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     metrics,
     defaultTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS,
     publicHost: publicUrl.host,
+    inProcess: options.inProcess,
   });
   await app.ready();
   return app;

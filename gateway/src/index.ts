@@ -5,6 +5,7 @@ export {
   type CreateGatewayOptions,
   type GatewayServers,
 } from './app.js';
+export type { InProcessServices } from './in-process.js';
 export { GatewayMetrics } from './metrics.js';
 export { RouteMatcher, compilePattern, type MatcherRow } from './route-matcher.js';
 export { gatewayConfigSchema, targetsFromConfig, type GatewayConfig, type Targets } from './config.js';

@@ -10,6 +10,7 @@ import { stripCorsHeaders, isPublic } from './cors.js';
 import { sendGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { Targets } from './config.js';
+import { dispatchInProcess, type InProcessHop, type InProcessServices } from './in-process.js';
 import { SITE_HOST_ROUTE, type RouteEntry } from './routes.js';
 
 export interface ProxyOptions {
@@ -18,6 +19,8 @@ export interface ProxyOptions {
   metrics: GatewayMetrics;
   /** Host of PUBLIC_URL, sent as X-Forwarded-Host: never the client's own Host header. */
   publicHost: string;
+  /** Services in this process: their requests are dispatched without a socket (in-process.ts). */
+  inProcess?: InProcessServices;
 }
 
 type ReplyOptions = NonNullable<FastifyHttpProxyOptions['replyOptions']>;
@@ -49,6 +52,22 @@ export function stripHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders
     if (key) delete headers[key];
   }
   for (const name of HOP_BY_HOP) delete headers[name];
+  return headers;
+}
+
+/** reply-from's copy of the client's headers: without Connection and what it names, Host the service's. */
+function upstreamHeaders(
+  request: FastifyRequest,
+  hosts: Map<string, string>,
+  entry: RouteEntry,
+): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = { ...request.raw.headers };
+  const listed = headers.connection;
+  if (listed) {
+    delete headers.connection;
+    for (const name of listed.split(',')) delete headers[name.trim().toLowerCase()];
+  }
+  headers.host = hosts.get(entry.service) ?? 'localhost';
   return headers;
 }
 
@@ -93,9 +112,16 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
       request.gatewayRoute!.service,
       (performance.now() - request.upstreamStartedAt) / 1000,
     );
-    // The declared type is wrong: reply-from hands over `{ statusCode, headers, stream }`.
-    void reply.send((res as unknown as { stream: Readable }).stream);
+    // The declared type is wrong: reply-from hands over `{ statusCode, headers, stream }`; the
+    // in-process hop `{ statusCode, body }`, the body whole when the service had written it all.
+    const answer = res as unknown as { stream?: Readable; body?: Readable | Buffer };
+    void reply.send(answer.body ?? answer.stream);
   };
+
+  const inProcess = opts.inProcess ?? {};
+  // The Host header the service would see over HTTP: its own address, as reply-from sends it.
+  const upstreamHosts = new Map<string, string>();
+  for (const [name, url] of Object.entries(targets)) if (url) upstreamHosts.set(name, new URL(url).host);
 
   const upstreamOf = (request: Pick<FastifyRequest, 'gatewayRoute'>) =>
     targets[request.gatewayRoute!.service]!;
@@ -154,7 +180,19 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
     },
     handler: (request, reply, dest, options) => {
       request.upstreamStartedAt = performance.now();
-      return reply.from(dest, replyOptionsFor(request.gatewayRoute!, options));
+      const entry = request.gatewayRoute!;
+      const local = inProcess[entry.service];
+      if (!local) return reply.from(dest, replyOptionsFor(entry, options));
+      const q = request.url.indexOf('?');
+      dispatchInProcess(local, request, reply, {
+        headers: options.rewriteRequestHeaders!(request, upstreamHeaders(request, upstreamHosts, entry)),
+        url: q === -1 ? dest : dest + request.url.slice(q),
+        timeoutMs: entry.timeoutMs ?? opts.defaultTimeoutMs,
+        rewriteHeaders: (headers, req) => options.rewriteHeaders!(headers, req) as IncomingHttpHeaders,
+        onResponse: onUpstreamResponse as unknown as InProcessHop['onResponse'],
+        onError: onUpstreamError as unknown as InProcessHop['onError'],
+      });
+      return reply;
     },
   };
   void app.register(fastifyHttpProxy, proxyOptions);

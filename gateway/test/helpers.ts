@@ -16,6 +16,8 @@ export interface Echo {
   bodyBytes: number;
   bodySha256: string;
   body: string;
+  /** How the request arrived: over a socket (proxied) or in process (single-process mode). */
+  transport: 'socket' | 'in-process';
 }
 
 export interface FakeService {
@@ -24,6 +26,25 @@ export interface FakeService {
   /** What its /readyz answers. */
   ready: boolean;
   close(): Promise<void>;
+}
+
+/** The Fastify instance of each running fake service, by URL (for in-process dispatch). */
+const fakeApps = new Map<string, FastifyInstance>();
+
+/**
+ * `GATEWAY_TEST_IN_PROCESS=1` runs every gateway test with the fake services dispatched in process
+ * (single-process mode) instead of proxied over HTTP: the gateway must behave the same both ways.
+ */
+export const IN_PROCESS = process.env.GATEWAY_TEST_IN_PROCESS === '1';
+
+/** The fake services among `targets`, for createGateway's `inProcess`. */
+export function inProcessOf(targets: Targets): Partial<Record<ServiceName, FastifyInstance>> {
+  const apps: Partial<Record<ServiceName, FastifyInstance>> = {};
+  for (const [name, url] of Object.entries(targets)) {
+    const app = url ? fakeApps.get(url) : undefined;
+    if (app) apps[name as ServiceName] = app;
+  }
+  return apps;
 }
 
 /**
@@ -40,7 +61,9 @@ export async function startFakeService(name: ServiceName): Promise<FakeService> 
   app.get('/readyz', async (_req, reply) => reply.code(state.ready ? 200 : 503).send({ ready: state.ready }));
   app.all('/*', async (req, reply) => {
     if (req.headers['x-test-reset']) {
-      req.raw.socket.destroy();
+      // Over HTTP the connection drops; in process (no socket) the response is destroyed unanswered.
+      if (typeof req.raw.socket.destroy === 'function') req.raw.socket.destroy();
+      else reply.raw.destroy();
       return reply.hijack();
     }
     const delay = Number(req.headers['x-test-delay-ms'] ?? 0);
@@ -61,22 +84,28 @@ export async function startFakeService(name: ServiceName): Promise<FakeService> 
       bodyBytes: body.length,
       bodySha256: createHash('sha256').update(body).digest('hex'),
       body: body.length <= 64 * 1024 ? body.toString('utf8') : '',
+      transport: typeof req.raw.socket.destroy === 'function' ? 'socket' : 'in-process',
     };
     return echo;
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  fakeApps.set(url, app);
   return {
     name,
-    url: `http://127.0.0.1:${port}`,
+    url,
     get ready() {
       return state.ready;
     },
     set ready(value: boolean) {
       state.ready = value;
     },
-    close: () => app.close(),
+    close: () => {
+      fakeApps.delete(url);
+      return app.close();
+    },
   };
 }
 
@@ -105,9 +134,19 @@ function urlOf(app: FastifyInstance): string {
   return `http://127.0.0.1:${port}`;
 }
 
-export async function startGateway(targets: Targets, env: Record<string, string> = {}): Promise<TestGateway> {
+export async function startGateway(
+  targets: Targets,
+  env: Record<string, string> = {},
+  options: { inProcess?: boolean } = {},
+): Promise<TestGateway> {
   const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', ...env });
-  const { app, internal } = await createGatewayServers({ config, targets, logger: testLogger() });
+  const inProcess = (options.inProcess ?? IN_PROCESS) ? inProcessOf(targets) : undefined;
+  const { app, internal } = await createGatewayServers({
+    config,
+    targets,
+    logger: testLogger(),
+    ...(inProcess ? { inProcess } : {}),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   await internal.listen({ port: 0, host: '127.0.0.1' });
   return {

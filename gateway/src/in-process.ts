@@ -1,0 +1,176 @@
+// In-process dispatch: when a service runs in the gateway's own process (single-process mode), the
+// gateway hands the request to that service's Fastify instance without a socket, through Fastify's
+// injection (light-my-request), instead of proxying it over loopback HTTP. Everything the gateway
+// does before and after the hop is shared with the proxy (proxy.ts): the request hooks (route table,
+// CORS, rate and body limits), the forwarded request headers, the response header rewriting, the
+// metrics and the error answers. The service runs its own hooks, limits, request id and error
+// renderer exactly as for a request from its socket.
+//
+// Bodies stream both ways, with backpressure: the request body is handed to the service as the
+// client's stream (never read into memory first), and the response is handed back as a stream from
+// the moment the service writes its head — the archive import and XML-RPC bodies are never held whole.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
+import { findBodyLimitCause } from './body-limit.js';
+
+/** The Fastify instance of each service that runs in this process. */
+export type InProcessServices = Partial<Record<string, FastifyInstance>>;
+
+interface InjectedResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  raw: { res: { destroy(err?: Error): void } };
+  stream(): Readable;
+}
+
+export interface InProcessHop {
+  /** Request headers as they would leave for the service (reply-from's copy, then rewritten). */
+  headers: IncomingHttpHeaders;
+  /** Path and query as the service sees them. */
+  url: string;
+  /** The route's upstream timeout: for the response head, then between body chunks. */
+  timeoutMs: number;
+  /** Response headers as the proxy would rewrite them. */
+  rewriteHeaders(headers: IncomingHttpHeaders, request: FastifyRequest): IncomingHttpHeaders;
+  /** The service's answer: status and headers are set on `reply`; send `body` (whole, or a stream). */
+  onResponse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    res: { statusCode: number; body: Readable | Buffer },
+  ): void;
+  /** No answer: `error` says why, the same kinds of errors reply-from reports. */
+  onError(reply: FastifyReply, failure: { error: Error & { statusCode?: number; code?: string } }): void;
+}
+
+class InProcessTimeout extends Error {
+  readonly statusCode = 504;
+  readonly code = 'UND_ERR_HEADERS_TIMEOUT';
+  constructor() {
+    super('The service did not answer in time.');
+    this.name = 'InProcessTimeout';
+  }
+}
+
+class InProcessFailure extends Error {
+  readonly statusCode = 502;
+  constructor(cause: unknown) {
+    super('The service failed to answer.', { cause });
+    this.name = 'InProcessFailure';
+  }
+}
+
+/**
+ * Dispatches one request to `service` in process. The caller's request hooks have run; the returned
+ * promise settles when the response has been handed to `reply` (its body may still be streaming).
+ */
+export function dispatchInProcess(
+  service: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  hop: InProcessHop,
+): void {
+  const raw = request.raw;
+  // The root content-type parser hands on the raw stream (app.ts); no body, no stream.
+  const candidate = request.body as Readable | undefined;
+  const body = typeof candidate?.pipe === 'function' ? candidate : undefined;
+  const headers = hop.headers;
+  // The service decides that a request has a body by these two headers; over the wire undici sends a
+  // stream of unknown length chunked.
+  if (body && headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
+  // Light-my-request would otherwise name itself as the user agent; the service sees the client's.
+  if (headers['user-agent'] === undefined) headers['user-agent'] = undefined;
+
+  let limitError: Error | null = null;
+  body?.once('error', (err) => {
+    if (findBodyLimitCause(err)) limitError = err;
+  });
+
+  // Before the head: the client gets its 504 at once and the service's late answer is dropped when it
+  // comes. After it: the body is cut, as undici's bodyTimeout cuts it. (A timer rather than an
+  // AbortSignal for the injection: a signal costs listeners on every request.)
+  let timedOut = false;
+  let stream: Readable | undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    if (stream) stream.destroy(new InProcessTimeout());
+    else fail(new InProcessTimeout());
+  }, hop.timeoutMs);
+
+  const options: InjectOptions & { payloadAsStream: boolean; validate: boolean } = {
+    method: raw.method as InjectOptions['method'],
+    url: hop.url,
+    headers: headers as InjectOptions['headers'],
+    // The service sees the loopback peer it would see over a socket (its trusted proxy).
+    remoteAddress: '127.0.0.1',
+    payloadAsStream: true,
+    // Light-my-request would check these options against its JSON schema on every request.
+    validate: false,
+  };
+  if (body) options.payload = body;
+
+  const fail = (err: unknown) => {
+    clearTimeout(timer);
+    if (reply.sent) return;
+    const limit = limitError ?? (findBodyLimitCause(err) ? (err as Error) : null);
+    if (limit) {
+      hop.onError(reply, { error: limit });
+      return;
+    }
+    hop.onError(reply, { error: timedOut ? new InProcessTimeout() : new InProcessFailure(err) });
+  };
+
+  (service.inject(options) as unknown as Promise<InjectedResponse>).then((res) => {
+    if (timedOut) {
+      res.raw.res.destroy();
+      return;
+    }
+    // The body was cut at the gateway's limit while the service was reading it: its answer to the
+    // broken body is not what the client should see (the proxy answers 413 here too).
+    if (limitError) {
+      res.raw.res.destroy();
+      fail(limitError);
+      return;
+    }
+    stream = res.stream();
+    const serviceResponse = res.raw.res as { writableEnded?: boolean; destroy(): void };
+    if (raw.socket?.destroyed) {
+      // The client went away while the service worked: nothing to send, free the service's response.
+      clearTimeout(timer);
+      res.raw.res.destroy();
+      return;
+    }
+    if (serviceResponse.writableEnded) {
+      // Most answers are written whole at once (a JSON body): all of it is here already. Sent as one
+      // buffer it goes out in one write, where piping the stream would cost a write per chunk.
+      clearTimeout(timer);
+      const whole = stream.read() as Buffer | null;
+      sendHead(res);
+      hop.onResponse(request, reply, { statusCode: res.statusCode, body: whole ?? Buffer.alloc(0) });
+      return;
+    }
+    // The same timeout now bounds the wait between body chunks, as undici's bodyTimeout does.
+    timer.refresh();
+    const answer = stream;
+    answer.on('data', () => timer.refresh());
+    answer.once('end', () => clearTimeout(timer));
+    answer.once('close', () => {
+      clearTimeout(timer);
+      // The client left (or the timeout cut the body) before the end: the service stops writing.
+      if (!answer.readableEnded) res.raw.res.destroy();
+    });
+    sendHead(res);
+    hop.onResponse(request, reply, { statusCode: res.statusCode, body: answer });
+  }, fail);
+
+  function sendHead(res: InjectedResponse): void {
+    const rewritten = hop.rewriteHeaders(res.headers, request);
+    for (const name of Object.keys(rewritten)) {
+      const value = rewritten[name];
+      if (value !== undefined) reply.header(name, value);
+    }
+    // As reply-from: a connection whose request body was not read to the end cannot be reused.
+    if (!raw.complete) reply.header('connection', 'close');
+    reply.code(res.statusCode);
+  }
+}

@@ -1,0 +1,270 @@
+// Single-process mode: the gateway hands requests to services in its own process without a socket.
+// What a client observes must be what it observes through the HTTP proxy, and bodies must stream
+// (the archive import takes 100 MiB, XML-RPC 36 MiB: neither may sit whole in memory).
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import fastify, { type FastifyInstance } from 'fastify';
+import { Agent, request } from 'undici';
+import { loadConfig } from '@murmur/platform';
+import { testLogger } from '@murmur/platform/testing';
+import { createGatewayServers, gatewayConfigSchema } from '../src/index.js';
+import {
+  send,
+  startFakeServices,
+  startGateway,
+  targetsOf,
+  type Echo,
+  type FakeService,
+  type Response,
+  type TestGateway,
+} from './helpers.js';
+
+/** Resolves when `signal()` is called; rejects after `ms` (a stalled stream). */
+function latch(ms: number, what: string): { wait: Promise<void>; signal(): void } {
+  let signal!: () => void;
+  const wait = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} never happened`)), ms);
+    signal = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  return { wait, signal };
+}
+
+/** What differs between two answers by nature (the date, the hop's own connection), left out of comparisons. */
+function comparable(res: Response): { status: number; headers: Record<string, unknown>; body: unknown } {
+  const headers = { ...res.headers };
+  delete headers.date;
+  let body: unknown = res.text;
+  try {
+    body = JSON.parse(res.text) as unknown;
+  } catch {
+    // not JSON: compare the text
+  }
+  const echo = body as Partial<Echo> | null;
+  if (echo?.transport) {
+    // The hop's own Connection header (undici's keep-alive), and the length of the echo that says so.
+    delete echo.headers?.connection;
+    delete headers['content-length'];
+  }
+  return { status: res.status, headers, body };
+}
+
+describe('in-process dispatch answers as the proxy does', () => {
+  let services: FakeService[];
+  let proxied: TestGateway;
+  let local: TestGateway;
+
+  beforeAll(async () => {
+    services = await startFakeServices(['identity', 'reader', 'feeds', 'archive']);
+    const targets = {
+      ...targetsOf(services),
+      // reachable at a closed port: the proxy's 502; publishing is absent: 503 both ways
+      microsub: 'http://127.0.0.1:9',
+    };
+    const env = { PUBLIC_URL: 'https://svc.example', GATEWAY_UPSTREAM_TIMEOUT_MS: '300' };
+    proxied = await startGateway(targets, env, { inProcess: false });
+    local = await startGateway(targets, env, { inProcess: true });
+  });
+
+  afterAll(async () => {
+    await Promise.all([proxied.close(), local.close()]);
+    await Promise.all(services.map((s) => s.close()));
+  });
+
+  it('reaches the service without a socket', async () => {
+    const viaLocal = (await send(local.url, 'GET', '/account/me')).json<Echo>();
+    const viaProxy = (await send(proxied.url, 'GET', '/account/me')).json<Echo>();
+    expect(viaLocal.transport).toBe('in-process');
+    expect(viaProxy.transport).toBe('socket');
+  });
+
+  interface Case {
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    /** Sent chunked (no Content-Length), a fresh stream for each gateway. */
+    chunks?: Buffer[];
+  }
+  const cases: Array<[string, 'GET' | 'POST', string, Case]> = [
+    ['a GET with a query and a request id', 'GET', '/feeds/v2/entries.json?per_page=100&page=2', {}],
+    [
+      'hop-by-hop request headers',
+      'GET',
+      '/account/me',
+      { headers: { 'proxy-authorization': 'Basic eA==', te: 'trailers', 'x-kept': 'end to end' } },
+    ],
+    [
+      'a JSON body with a declared length',
+      'POST',
+      '/feeds/v2/subscriptions.json',
+      { headers: { 'content-type': 'application/json' }, body: '{"feed_url":"https://a.example/"}' },
+    ],
+    [
+      'a chunked body',
+      'POST',
+      '/feeds/v2/subscriptions.json',
+      { headers: { 'content-type': 'application/json' }, chunks: [Buffer.from('{"a":'), Buffer.from('1}')] },
+    ],
+    [
+      'a CORS header from a non-public route is dropped',
+      'GET',
+      '/account/me',
+      { headers: { 'x-test-send-cors': '1' } },
+    ],
+    [
+      'hop-by-hop headers from the service are dropped',
+      'GET',
+      '/account/me',
+      { headers: { 'x-test-hop-headers': '1' } },
+    ],
+    ['a path no row serves: 404', 'GET', '/nowhere/at/all', {}],
+    ['an absent service: 503 in the area’s shape', 'GET', '/sites/ada/', {}],
+    [
+      'a service that answers too late: 504',
+      'GET',
+      '/account/me',
+      { headers: { 'x-test-delay-ms': '3000' } },
+    ],
+    ['a service that drops the request: 502', 'GET', '/account/me', { headers: { 'x-test-reset': '1' } }],
+    ['a body over the route limit: 413', 'POST', '/account/me', { body: Buffer.alloc(300 * 1024, 0x20) }],
+    [
+      'a chunked body over the route limit: 413',
+      'POST',
+      '/account/me',
+      { chunks: Array.from({ length: 6 }, () => Buffer.alloc(64 * 1024, 0x20)) },
+    ],
+  ];
+
+  it.each(cases)('%s', async (_what, method, path, given) => {
+    const options = () => ({
+      headers: { 'x-request-id': 'same-id', ...given.headers },
+      body: given.chunks ? Readable.from(given.chunks) : given.body,
+    });
+    const viaProxy = comparable(await send(proxied.url, method, path, options()));
+    const viaLocal = comparable(await send(local.url, method, path, options()));
+    if (given.chunks && viaProxy.status === 200) {
+      // A chunked body that has arrived whole by the time undici forwards it gets a Content-Length:
+      // how the service learns the length depends on timing; the body it gets must not.
+      for (const echo of [viaProxy.body, viaLocal.body] as Echo[]) {
+        delete echo.headers['content-length'];
+        delete echo.headers['transfer-encoding'];
+      }
+    }
+    if (viaProxy.status === 200) {
+      // the one field the fake service adds to tell the two apart
+      expect(viaLocal.body).toMatchObject({ transport: 'in-process' });
+      (viaProxy.body as Echo).transport = 'in-process';
+      const echo = viaLocal.body as Echo;
+      expect(echo.headers['x-forwarded-host']).toBe('svc.example');
+      expect(echo.headers['x-request-id']).toBe('same-id');
+      expect(echo.headers['proxy-authorization']).toBeUndefined();
+    }
+    expect(viaLocal).toEqual(viaProxy);
+  });
+});
+
+describe('in-process dispatch streams bodies', () => {
+  let archive: FastifyInstance;
+  let gatewayApp: FastifyInstance;
+  let internalApp: FastifyInstance;
+  let url: string;
+  const state = {
+    serviceGotFirstChunk: latch(10_000, 'the service reading the first chunk before the upload ended'),
+    clientGotFirstChunk: latch(10_000, 'the client reading the first chunk before the download ended'),
+    endlessClosed: latch(10_000, 'the service seeing the client leave'),
+  };
+
+  beforeAll(async () => {
+    archive = fastify();
+    archive.removeAllContentTypeParsers();
+    archive.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    archive.post('/imported/archive/:site/import', async (req) => {
+      let bytes = 0;
+      for await (const chunk of req.body as Readable) {
+        if (bytes === 0) state.serviceGotFirstChunk.signal();
+        bytes += (chunk as Buffer).length;
+      }
+      return { bytes };
+    });
+    archive.get('/imported/archive/:site/recent.json', async (_req, reply) => {
+      const body = Readable.from(
+        (async function* () {
+          yield Buffer.from('first;');
+          await state.clientGotFirstChunk.wait;
+          yield Buffer.from('second');
+        })(),
+      );
+      return reply.type('text/plain').send(body);
+    });
+    archive.get('/imported/archive/:site/years.json', async (_req, reply) => {
+      const endless = new Readable({ read: () => void endless.push(Buffer.alloc(16 * 1024, 0x61)) });
+      endless.once('close', () => state.endlessClosed.signal());
+      return reply.type('text/plain').send(endless);
+    });
+    await archive.ready();
+
+    const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0' });
+    const servers = await createGatewayServers({
+      config,
+      targets: { archive: 'http://127.0.0.1:9' },
+      inProcess: { archive },
+      logger: testLogger(),
+    });
+    gatewayApp = servers.app;
+    internalApp = servers.internal;
+    url = await gatewayApp.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await Promise.all([gatewayApp.close(), internalApp.close(), archive.close()]);
+  });
+
+  it('hands the upload on as it arrives: the service reads the first chunk before the client sends the rest', async () => {
+    const piece = Buffer.alloc(256 * 1024, 0x62);
+    const body = Readable.from(
+      (async function* () {
+        yield piece;
+        await state.serviceGotFirstChunk.wait;
+        for (let i = 0; i < 15; i++) yield piece;
+      })(),
+    );
+    const res = await request(`${url}/imported/archive/1/import`, { method: 'POST', body });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.json()).toEqual({ bytes: 16 * piece.length });
+  });
+
+  it('hands the response on as it is written: the client reads the first chunk before the service ends', async () => {
+    const res = await request(`${url}/imported/archive/1/recent.json`);
+    expect(res.statusCode).toBe(200);
+    let text = '';
+    for await (const chunk of res.body) {
+      if (text === '') state.clientGotFirstChunk.signal();
+      text += (chunk as Buffer).toString();
+    }
+    expect(text).toBe('first;second');
+  });
+
+  it('stops the service’s response when the client leaves', async () => {
+    const controller = new AbortController();
+    // Its own connection, closed at the end (as over HTTP, an aborted download leaves the client's
+    // pooled socket to the gateway open until the client closes it).
+    const client = new Agent();
+    const res = await request(`${url}/imported/archive/1/years.json`, {
+      signal: controller.signal,
+      dispatcher: client,
+    });
+    expect(res.statusCode).toBe(200);
+    let seen = 0;
+    await expect(
+      (async () => {
+        for await (const chunk of res.body) {
+          seen += (chunk as Buffer).length;
+          if (seen > 1024 * 1024) controller.abort();
+        }
+      })(),
+    ).rejects.toThrow();
+    await state.endlessClosed.wait;
+    await client.destroy();
+  });
+});
