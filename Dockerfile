@@ -19,6 +19,11 @@ FROM ${NODE_IMAGE} AS build
 ARG PNPM_VERSION=10.34.8
 ENV CI=true
 RUN npm install --global --no-fund --no-audit "pnpm@${PNPM_VERSION}"
+# better-sqlite3 (the embedded store, docs/adr/0017-embedded-store-sqlite.md) compiles from source when
+# no prebuilt binary can be downloaded, as in this offline install.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 
 # Fetch packages into the store from the lockfile alone, so this layer survives source edits.

@@ -95,7 +95,9 @@ export async function startService<C>(
 
   try {
     const store =
-      options.store ?? (await openStore(String(loose.STORE_URL ?? 'memory:'), { service: def.name }));
+      options.store ??
+      // The logger hears a migration of an older data directory and replaced MongoDB indexes.
+      (await openStore(String(loose.STORE_URL ?? 'memory:'), { service: def.name, logger }));
     if (!options.store) cleanups.push(['store', () => store.close()]);
     const bus =
       options.bus ??
