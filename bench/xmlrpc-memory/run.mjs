@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -89,7 +90,7 @@ async function main() {
     const results = [];
     await new Promise((r) => setTimeout(r, 1000));
     for (const n of LEVELS) {
-      global.gc?.();
+      globalThis.gc?.();
       const idle = rssMiB(child.pid);
       let peak = idle;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid))), 50);

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { freePort, natsServerBinary } from '@murmur/platform/testing';
 import { startChild, waitReady, type ChildHandle } from './processes.js';
 
-export type PartName = 'identity' | 'reader' | 'publishing' | 'feeds' | 'gateway';
+export type PartName =
+  'identity' | 'reader' | 'publishing' | 'feeds' | 'microsub' | 'webmention' | 'archive' | 'push' | 'gateway';
 
 interface Part {
   name: PartName;
@@ -78,6 +79,8 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 export async function startCluster(
   services: readonly Exclude<PartName, 'gateway'>[],
   publicUrl = 'http://murmur.test',
+  /** Variables of one part beyond the common ones (a mail server, an APNs stand-in, allowed hosts). */
+  extraEnv: Partial<Record<PartName, Record<string, string>>> = {},
 ): Promise<Cluster> {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-chaos-'));
   const adminToken = randomBytes(32).toString('base64url');
@@ -115,6 +118,7 @@ export async function startCluster(
             [`${name.toUpperCase()}_PORT`]: String(port),
             STORE_URL: `file:${join(dataDir, `${name}-store`)}`,
             DATA_DIR: join(dataDir, `${name}-data`),
+            ...extraEnv[name],
           },
           readyUrl: `http://127.0.0.1:${port}/readyz`,
         }),
@@ -133,6 +137,7 @@ export async function startCluster(
           GATEWAY_INTERNAL_PORT: String(internalPort),
           GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
           ...gatewayTargets,
+          ...extraEnv.gateway,
         },
         readyUrl: `http://127.0.0.1:${internalPort}/readyz`,
       }),

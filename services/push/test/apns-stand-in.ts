@@ -79,7 +79,7 @@ export async function startApnsStandIn(keys: Record<string, KeyObject>): Promise
   const server: Http2Server = http2.createSecureServer({ key, cert, allowHTTP1: false });
   const open = new Set<ServerHttp2Session>();
   let sessionCount = 0;
-  const ids = new WeakMap<ServerHttp2Session, number>();
+  const ids = new WeakMap<object, number>();
   server.on('session', (session) => {
     sessionCount += 1;
     ids.set(session, sessionCount);

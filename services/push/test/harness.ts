@@ -134,7 +134,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       ...(body === undefined ? {} : { body }),
     });
-  const publish = async <D>(def: EventDef<D>, data: D, id = randomUUID()) => {
+  const publish = async <D>(def: EventDef<D>, data: D, id: string = randomUUID()) => {
     await bus.publish(def, data, { id });
     return id;
   };
