@@ -39,10 +39,7 @@ type ListInput = {
   page?: unknown;
 };
 
-const shapeOf = (
-  ctx: ReaderContext,
-  input: { mode?: boolean; include_enclosure?: boolean },
-): EntryShape => ({
+const shapeOf = (ctx: ReaderContext, input: { mode?: boolean; include_enclosure?: boolean }): EntryShape => ({
   extended: input.mode === true,
   includeEnclosure: input.include_enclosure === true,
   extractLinks: ctx.extractLinks,
