@@ -1,6 +1,7 @@
 // The feeds service: the follow graph, and JSON Feeds (timelines, mentions, webmentions, photos,
 // blogroll, private bookmark and read-later queues) built from event-fed copies of posts.
 import {
+  createOutbox,
   createSafeFetcher,
   JobQueue,
   outboundPolicyFromConfig,
@@ -13,6 +14,7 @@ import { wireBus } from './bus.js';
 import { feedsConfigSchema, type FeedsConfig } from './config.js';
 import { loadIndex } from './domain/copies.js';
 import type { FeedsContext } from './domain/context.js';
+import { registerFollowVerifier } from './domain/follows.js';
 import { FollowingCache } from './domain/following-cache.js';
 import { PostIndex } from './domain/post-index.js';
 import { createSaveLimiter } from './domain/saves.js';
@@ -47,12 +49,14 @@ export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDe
         baseUrl: config.PUBLIC_URL,
         ...(options.lookup ? { lookup: options.lookup } : {}),
       });
+      const outbox = createOutbox({ store, bus, logger, service: 'feeds', now: () => clock.now() });
       const ctx: FeedsContext = {
         config,
         logger,
         store: feedsStore,
         bus,
         jobs,
+        outbox,
         fetcher,
         clock,
         index: new PostIndex(),
@@ -62,6 +66,7 @@ export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDe
         saveLimiter: createSaveLimiter(store, config.FEEDS_SAVES_PER_MINUTE),
       };
       registerFeedsJobs(jobs, ctx);
+      registerFollowVerifier(ctx);
       await loadIndex(ctx);
       logger.info({ posts: ctx.index.size }, 'post index loaded');
       const app = await buildFeedsApp(ctx, store);
@@ -71,10 +76,12 @@ export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDe
         app,
         async start() {
           subscriptions = await wireBus(ctx);
+          await outbox.start();
           await jobs.start();
         },
         async stop() {
           await jobs.stop();
+          await outbox.stop();
           for (const subscription of subscriptions.reverse()) await subscription.unsubscribe();
           await fetcher.close();
         },

@@ -1,6 +1,6 @@
 // What every domain function receives: configuration, the store's named queries, the bus, the job
 // queue, the safe fetcher, the in-memory read model and the clock.
-import type { Bus, Clock, JobQueue, Logger, SafeFetcher, StoreRateLimiter } from '@murmur/platform';
+import type { Bus, Clock, JobQueue, Logger, Outbox, SafeFetcher, StoreRateLimiter } from '@murmur/platform';
 import type { FeedsConfig } from '../config.js';
 import type { FeedsStore } from '../store/index.js';
 import type { FollowingCache } from './following-cache.js';
@@ -12,6 +12,8 @@ export interface FeedsContext {
   store: FeedsStore;
   bus: Bus;
   jobs: JobQueue;
+  /** Events recorded with the state they announce, relayed to the bus until acknowledged. */
+  outbox: Outbox;
   fetcher: SafeFetcher;
   clock: Clock;
   index: PostIndex;

@@ -1,5 +1,9 @@
 // The follow graph: one edge per (follower, followee) pair, held by a unique index. A new edge is
 // announced (evt.feeds.follow.created) once; a repeated follow or an unfollow of nobody is a no-op.
+// The event is staged in the outbox before the edge is written and committed after, so a bus outage
+// or a crash in between never loses it (docs/platform.md, "outbox"); the verifier decides a staged
+// event a crash left behind: published only if the edge exists with this event's creation time (a
+// follow that found the edge already there announces nothing).
 import { feeds } from '@murmur/contracts';
 import { badRequest, formatOffsetTime, notFound, type Headers } from '@murmur/platform';
 import type { UserDoc } from '../store/index.js';
@@ -21,10 +25,7 @@ export async function follow(
   if (target._id === followerId) throw badRequest('username: you cannot follow yourself', 'username');
   const follower = await caller(ctx, followerId);
   const now = ctx.clock.now();
-  const created = await ctx.store.follow(followerId, target._id, now);
-  if (!created) return;
-  await ctx.store.markGraphChanged(followerId, now);
-  await ctx.bus.publish(
+  const staged = await ctx.outbox.stage(
     feeds.followCreated,
     {
       followerId,
@@ -33,8 +34,35 @@ export async function follow(
       followeeUsername: target.username,
       createdAt: formatOffsetTime(now),
     },
-    { id: `follow-${followerId}-${target._id}-${now.getTime()}`, ...(headers ? { headers } : {}) },
+    { id: followEventId(followerId, target._id, now), ...(headers ? { headers } : {}) },
   );
+  let created: boolean;
+  try {
+    created = await ctx.store.follow(followerId, target._id, now);
+  } catch (err) {
+    await staged.discard();
+    throw err;
+  }
+  if (!created) {
+    await staged.discard();
+    return;
+  }
+  await ctx.store.markGraphChanged(followerId, now);
+  await staged.commit();
+}
+
+/** One id per edge made: the edge's creation time, to the millisecond, tells two follows apart. */
+function followEventId(followerId: number, followeeId: number, at: Date): string {
+  return `follow-${followerId}-${followeeId}-${at.getTime()}`;
+}
+
+/** A staged follow event is true when its edge exists and was made by the attempt that staged it. */
+export function registerFollowVerifier(ctx: FeedsContext): void {
+  ctx.outbox.verify(feeds.followCreated, async (event) => {
+    const { followerId, followeeId } = event.data;
+    const at = await ctx.store.followedAt(followerId, followeeId);
+    return at !== null && event.id === followEventId(followerId, followeeId, at);
+  });
 }
 
 export async function unfollow(ctx: FeedsContext, followerId: number, target: UserDoc): Promise<void> {

@@ -165,6 +165,11 @@ export class FeedsStore {
     return edges.map((e) => e.followeeId);
   }
 
+  /** When the edge was made, or null when there is none. */
+  async followedAt(followerId: number, followeeId: number): Promise<Date | null> {
+    return (await this.follows.findOne({ followerId, followeeId }))?.createdAt ?? null;
+  }
+
   async isFollowing(followerId: number, followeeId: number): Promise<boolean> {
     return (await this.follows.findOne({ followerId, followeeId })) !== null;
   }
