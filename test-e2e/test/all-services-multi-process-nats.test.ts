@@ -114,6 +114,10 @@ describeWithNats('all eight services, multi-process over NATS: one flow across t
       (await call('POST', `/users/push/register?device_token=${ADA_PHONE}&push_env=prod`, ada)).status,
     ).toBe(201);
 
+    // microsub: ada's reader app connects first; what arrives after that is unread (posts from before a
+    // user's first Microsub use count as read: docs/api/microsub.md).
+    expect((await call('GET', '/microsub?action=channels', ada)).status).toBe(200);
+
     // feeds: ada follows bob.
     await eventually(
       async () =>
