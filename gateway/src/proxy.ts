@@ -191,6 +191,11 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
         rewriteHeaders: (headers, req) => options.rewriteHeaders!(headers, req) as IncomingHttpHeaders,
         onResponse: onUpstreamResponse as unknown as InProcessHop['onResponse'],
         onError: onUpstreamError as unknown as InProcessHop['onError'],
+        onHandedOffHead: (req) =>
+          metrics.observeUpstream(
+            req.gatewayRoute!.service,
+            (performance.now() - req.upstreamStartedAt) / 1000,
+          ),
       });
       return reply;
     },

@@ -1,7 +1,7 @@
 // Fake services and a real gateway in front of them, all on 127.0.0.1.
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import fastify, { type FastifyInstance } from 'fastify';
+import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { request, type Dispatcher } from 'undici';
 import { loadConfig, SERVICE_NAMES, type ServiceName } from '@murmur/platform';
 import { testLogger } from '@murmur/platform/testing';
@@ -58,11 +58,16 @@ export async function startFakeService(name: ServiceName): Promise<FakeService> 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   const state = { ready: true };
+  // A request that arrives at this service's own port came over a socket; any other arrived in process
+  // (handed the gateway's client connection, or injected without a socket at all).
+  let ownPort = -1;
+  const transportOf = (req: FastifyRequest): Echo['transport'] =>
+    req.raw.socket?.localPort === ownPort ? 'socket' : 'in-process';
   app.get('/readyz', async (_req, reply) => reply.code(state.ready ? 200 : 503).send({ ready: state.ready }));
   app.all('/*', async (req, reply) => {
     if (req.headers['x-test-reset']) {
-      // Over HTTP the connection drops; in process (no socket) the response is destroyed unanswered.
-      if (typeof req.raw.socket.destroy === 'function') req.raw.socket.destroy();
+      // Over HTTP the connection drops; in process the response is destroyed unanswered.
+      if (transportOf(req) === 'socket') req.raw.socket.destroy();
       else reply.raw.destroy();
       return reply.hijack();
     }
@@ -84,13 +89,14 @@ export async function startFakeService(name: ServiceName): Promise<FakeService> 
       bodyBytes: body.length,
       bodySha256: createHash('sha256').update(body).digest('hex'),
       body: body.length <= 64 * 1024 ? body.toString('utf8') : '',
-      transport: typeof req.raw.socket.destroy === 'function' ? 'socket' : 'in-process',
+      transport: transportOf(req),
     };
     return echo;
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
+  ownPort = port;
   const url = `http://127.0.0.1:${port}`;
   fakeApps.set(url, app);
   return {

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// CPU time per request of the single process (what `npm start` runs), read from /proc after a fixed
+// number of requests: GET /account/me at its own identity port and through its gateway. Unlike
+// throughput, CPU per request hardly moves with the machine's other load, so it compares the two
+// paths on a busy machine too. Linux only (reads /proc/<pid>/stat). After a build:
+//   node bench/gateway/cpu-per-request.mjs [--requests=20000] [--connections=20] [--rounds=3]
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const autocannon = createRequire(join(root, 'bench/package.json'))('autocannon');
+const option = (name, fallback) => {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return arg ? arg.slice(name.length + 3) : fallback;
+};
+const REQUESTS = Number(option('requests', '20000'));
+const CONNECTIONS = Number(option('connections', '20'));
+const ROUNDS = Number(option('rounds', '3'));
+const TICKS = 100; // USER_HZ on Linux
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function cpuSeconds(pid) {
+  // Fields after the command name (which may hold spaces): utime is the 14th field, stime the 15th.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+async function run(url, token, amount) {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    amount,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'murmur-cpu-per-request-'));
+const [port, internalPort] = [await freePort(), await freePort()];
+const adminToken = randomUUID() + randomUUID();
+const child = spawn(process.execPath, [join(here, 'single-process.mjs')], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    GATEWAY_INTERNAL_PORT: String(internalPort),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    STORE_URL: 'memory:',
+    BUS_URL: 'memory:',
+    MURMUR_ADMIN_TOKEN: adminToken,
+    GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+try {
+  const ready = await new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      const line = buffered.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line));
+    });
+    child.once('exit', (code) => reject(new Error(`the single process exited (${code})`)));
+  });
+  const created = await fetch(`${ready.identity}/admin/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', email: 'bench@example.com', name: 'Bench' }),
+  });
+  const body = await created.json();
+  const token = JSON.stringify(body).match(/"(?:token|access_token)":"([^"]{20,})"/)?.[1];
+  if (!token) throw new Error(`no token from POST /admin/users: ${JSON.stringify(body).slice(0, 300)}`);
+  const paths = [
+    ['its identity port', `${ready.identity}/account/me`],
+    ['through its gateway', `http://127.0.0.1:${port}/account/me`],
+  ];
+  for (const [, url] of paths) await run(url, token, 3000); // warm-up
+  const perPath = new Map(paths.map(([name]) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, url] of paths) {
+      const before = cpuSeconds(child.pid);
+      const result = await run(url, token, REQUESTS);
+      const cpu = cpuSeconds(child.pid) - before;
+      perPath.get(name).push({ microseconds: (cpu / REQUESTS) * 1e6, rps: result.requests.average });
+    }
+  }
+  const load = readFileSync('/proc/loadavg', 'utf8').trim();
+  console.log(
+    `GET /account/me, ${REQUESTS} requests × ${ROUNDS} rounds, ${CONNECTIONS} connections, load ${load}`,
+  );
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const us = {};
+  for (const [name, samples] of perPath) {
+    us[name] = median(samples.map((s) => s.microseconds));
+    console.log(
+      `  ${name.padEnd(22)} CPU per request ${samples.map((s) => s.microseconds.toFixed(0)).join(' / ')} µs ` +
+        `(median ${us[name].toFixed(0)}), req/s ${samples.map((s) => s.rps.toFixed(0)).join(' / ')}`,
+    );
+  }
+  const ratio = us['its identity port'] / us['through its gateway'];
+  console.log(
+    `  the gateway path costs ${(1 / ratio).toFixed(2)}× the direct path's CPU: a CPU-bound ceiling of ${(ratio * 100).toFixed(0)} % of direct throughput`,
+  );
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+}
