@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
-import rateLimit from '@fastify/rate-limit';
 import {
   fastify,
   LogController,
@@ -24,11 +23,14 @@ import {
 import { bodyTooLarge, countingLimit, declaredLengthExceeds } from './body-limit.js';
 import { targetsFromConfig, type GatewayConfig, type Targets } from './config.js';
 import { addCorsHeaders, isPublic, sendPreflight } from './cors.js';
+import { unsafePath } from './paths.js';
 import { sendGatewayError, serviceAbsent } from './errors.js';
 import { registerHealthz, registerInternalEndpoints } from './health.js';
 import { GatewayMetrics } from './metrics.js';
 import type { InProcessServices } from './in-process.js';
 import { registerProxy } from './proxy.js';
+import { IpRateLimit } from './rate-limit.js';
+import { createFastLane } from './fast-lane.js';
 import { isIP } from 'node:net';
 import {
   areaErrorStyle,
@@ -64,6 +66,11 @@ export interface CreateGatewayOptions {
    * A service here still needs its target URL for the aggregate /readyz and the Host it is sent.
    */
   inProcess?: InProcessServices;
+  /**
+   * With `inProcess`: plain requests take the fast lane (fast-lane.ts) past the gateway's own Fastify
+   * lifecycle. Default true; false sends every request through the route (the tests compare both).
+   */
+  fastLane?: boolean;
 }
 
 export interface GatewayServers {
@@ -80,21 +87,6 @@ function requestId(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   // The same rule as every service's, so an id the gateway keeps is one the services keep too.
   return isValidRequestId(given) ? given : randomUUID();
-}
-
-/** Why the path cannot be routed safely, or null. */
-function unsafePath(url: string): string | null {
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
-  if (!path.includes('.') && !path.includes('%')) return null;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return 'The path has a malformed percent-escape.';
-  }
-  // A `..` segment (plain or percent-encoded) would climb out of the area the route table checked.
-  return decoded.split(/[/\\]/).includes('..') ? 'The path must not contain ".." segments.' : null;
 }
 
 function styleOf(request: FastifyRequest): ErrorStyle {
@@ -180,17 +172,21 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     done();
   });
 
-  if (config.GATEWAY_RATE_LIMIT_PER_MINUTE > 0) {
-    await app.register(rateLimit, {
-      global: true,
-      max: config.GATEWAY_RATE_LIMIT_PER_MINUTE,
-      timeWindow: 60_000,
-      addHeadersOnExceeding: {
-        'x-ratelimit-limit': false,
-        'x-ratelimit-remaining': false,
-        'x-ratelimit-reset': false,
-      },
-      errorResponseBuilder: (_request, context) => tooManyRequests(Math.ceil(context.ttl / 1000)),
+  // One counter for both ways in (rate-limit.ts): this hook and the fast lane. After the route-table
+  // hook, so an OPTIONS preflight answered there is not counted; /healthz is never limited.
+  const limiter =
+    config.GATEWAY_RATE_LIMIT_PER_MINUTE > 0 ? new IpRateLimit(config.GATEWAY_RATE_LIMIT_PER_MINUTE) : null;
+  if (limiter) {
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!request.routeOptions.config.gatewayProxy) return done();
+      const wait = limiter.hitOnce(request.raw, request.ip);
+      if (wait === null) return done();
+      reply.headers({
+        'x-ratelimit-limit': String(limiter.max),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(wait),
+      });
+      done(tooManyRequests(wait));
     });
   }
 
@@ -239,6 +235,28 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     }
     done();
   });
+
+  const inProcess = options.inProcess ?? {};
+  if (options.fastLane !== false && Object.keys(inProcess).length > 0 && !config.GATEWAY_SITE_HOSTS) {
+    const lane = createFastLane({
+      inProcess,
+      targets,
+      metrics,
+      logger,
+      limiter,
+      publicHost: publicUrl.host,
+      hsts,
+      defaultTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS,
+    });
+    // Ahead of Fastify's own request listener: what the lane does not take goes on to it unchanged.
+    const [routing] = app.server.listeners('request') as Array<
+      (req: IncomingMessage, res: ServerResponse) => void
+    >;
+    app.server.removeListener('request', routing!);
+    app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!lane(req, res)) routing!(req, res);
+    });
+  }
 
   registerHealthz(app);
   registerProxy(app, {

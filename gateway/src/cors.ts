@@ -13,9 +13,13 @@ export function isPublic(entry: RouteEntry | null): entry is RouteEntry {
   return entry?.cors === 'public';
 }
 
+/** The CORS headers of a public route's answer. */
+export function corsHeaders(): Record<string, string> {
+  return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSE_HEADERS };
+}
+
 export function addCorsHeaders(reply: FastifyReply): void {
-  reply.header('access-control-allow-origin', '*');
-  reply.header('access-control-expose-headers', EXPOSE_HEADERS);
+  reply.headers(corsHeaders());
 }
 
 /** Answers a preflight for a public route. */

@@ -6,7 +6,9 @@
 // metrics and the error answers. The service runs its own hooks, limits, request id and error
 // renderer exactly as for a request from its socket.
 //
-// Two ways in, chosen per request:
+// Plain requests usually do not reach this file's route at all: the fast lane (fast-lane.ts) hands them
+// over with handOffRaw before the gateway's Fastify lifecycle. What reaches the route goes one of two
+// ways, chosen per request:
 // - **Hand-off** (most requests): the service's router is given the client's own request and response
 //   (Fastify's `routing`), with the URL and headers rewritten as they would leave for the service and
 //   the response head rewritten on its way out. Nothing is copied and nothing is parsed twice: the
@@ -20,7 +22,7 @@
 //   with backpressure: the request body is handed to the service as the client's stream, and the
 //   response is handed back as a stream from the moment the service writes its head — the archive
 //   import and XML-RPC bodies are never held whole.
-import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
 import { findBodyLimitCause } from './body-limit.js';
@@ -192,7 +194,7 @@ export function dispatchInProcess(
   }
 }
 
-function isLoopback(address: string | undefined): boolean {
+export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
@@ -201,21 +203,35 @@ type WriteHead = ServerResponse['writeHead'];
 type Write = ServerResponse['write'];
 type End = ServerResponse['end'];
 
+/** A hand-off of the client's own request and response to a service's router (handOffRaw). */
+export interface RawHop {
+  /** Path and query as the service sees them. */
+  url: string;
+  /** Request headers as they would leave for the service. */
+  headers: IncomingHttpHeaders;
+  /** The route's timeout: for the response head, then between body chunks. */
+  timeoutMs: number;
+  /** The gateway's own response headers (request id, HSTS, CORS), sent with the service's head. */
+  gatewayHeaders: OutgoingHttpHeaders;
+  /** The service's response headers as the proxy would rewrite them. */
+  rewriteHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders;
+  /** The response head is leaving (the hop's metrics). */
+  onHead(): void;
+  /** The service missed the timeout or dropped its response unanswered: answer `error` on `res`. */
+  answerError(error: Error & { statusCode?: number; code?: string }): void;
+}
+
 /**
- * Hands the client's request and response to `service`'s router. The gateway's reply is left unsent:
- * the service answers on the same response, and the gateway's onResponse hook (metrics, the request
- * log) runs when that answer finishes, as it does for a proxied request.
+ * Hands the client's request and response to `service`'s router: the service answers on the client's
+ * own response, whose head is rewritten on its way out. Used by the in-process route (handOff, below)
+ * and by the fast lane that skips the gateway's own Fastify lifecycle (fast-lane.ts).
  */
-function handOff(
+export function handOffRaw(
   service: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  hop: InProcessHop,
+  raw: IncomingMessage,
+  res: ServerResponse,
+  hop: RawHop,
 ): void {
-  const raw = request.raw;
-  const res = reply.raw;
-  // What the gateway has set so far (request id, HSTS, CORS) goes out with the service's head.
-  const gatewayHeaders = reply.getHeaders();
   const originalWriteHead = res.writeHead;
   const originalWrite = res.write;
   const originalEnd = res.end;
@@ -229,7 +245,7 @@ function handOff(
   const answerInstead = (error: Error) => {
     abandoned = true;
     gatewayWriting = true;
-    hop.onError(reply, { error });
+    hop.answerError(error);
     if (res.writableEnded) gatewayWriting = false;
     else res.once('finish', () => (gatewayWriting = false));
   };
@@ -258,13 +274,13 @@ function handOff(
     if (headersArg && typeof headersArg === 'object' && !Array.isArray(headersArg)) {
       for (const [name, value] of Object.entries(headersArg)) given[name.toLowerCase()] = value as string;
     }
-    const rewritten = hop.rewriteHeaders(given as IncomingHttpHeaders, request);
-    const out = { ...gatewayHeaders } as OutgoingHttpHeaders;
+    const rewritten = hop.rewriteHeaders(given as IncomingHttpHeaders);
+    const out = { ...hop.gatewayHeaders };
     for (const name of Object.keys(rewritten)) {
       const value = rewritten[name];
       if (value !== undefined) out[name] = value;
     }
-    hop.onHandedOffHead(request);
+    hop.onHead();
     // The head goes out once; after it the service's writes reach the socket untouched.
     res.writeHead = originalWriteHead;
     const head = originalWriteHead as (...a: unknown[]) => ServerResponse;
@@ -300,4 +316,26 @@ function handOff(
   raw.url = hop.url;
   raw.headers = hop.headers;
   service.routing(raw, res);
+}
+
+/**
+ * The in-process route's hand-off: the gateway's Fastify hooks have run; its reply is left unsent, the
+ * service answers on the same response, and the gateway's onResponse hook (metrics, the request log)
+ * runs when that answer finishes, as it does for a proxied request.
+ */
+function handOff(
+  service: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  hop: InProcessHop,
+): void {
+  handOffRaw(service, request.raw, reply.raw, {
+    url: hop.url,
+    headers: hop.headers,
+    timeoutMs: hop.timeoutMs,
+    gatewayHeaders: reply.getHeaders() as OutgoingHttpHeaders,
+    rewriteHeaders: (headers) => hop.rewriteHeaders(headers, request),
+    onHead: () => hop.onHandedOffHead(request),
+    answerError: (error) => hop.onError(reply, { error }),
+  });
 }

@@ -51,7 +51,10 @@ function comparable(res: Response): { status: number; headers: Record<string, un
   return { status: res.status, headers, body };
 }
 
-describe('in-process dispatch answers as the proxy does', () => {
+describe.each([
+  ['the fast lane', true],
+  ['the gateway’s route', false],
+])('in-process dispatch through %s answers as the proxy does', (_lane, fastLane) => {
   let services: FakeService[];
   let proxied: TestGateway;
   let local: TestGateway;
@@ -65,7 +68,7 @@ describe('in-process dispatch answers as the proxy does', () => {
     };
     const env = { PUBLIC_URL: 'https://svc.example', GATEWAY_UPSTREAM_TIMEOUT_MS: '300' };
     proxied = await startGateway(targets, env, { inProcess: false });
-    local = await startGateway(targets, env, { inProcess: true });
+    local = await startGateway(targets, env, { inProcess: true, fastLane });
   });
 
   afterAll(async () => {
@@ -118,6 +121,13 @@ describe('in-process dispatch answers as the proxy does', () => {
       '/account/me',
       { headers: { 'x-test-hop-headers': '1' } },
     ],
+    [
+      'a client behind another proxy (X-Forwarded-For)',
+      'GET',
+      '/account/me',
+      { headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' } },
+    ],
+    ['a public route with its CORS headers', 'GET', '/feeds/ada.json', {}],
     ['a path no row serves: 404', 'GET', '/nowhere/at/all', {}],
     ['an absent service: 503 in the area’s shape', 'GET', '/sites/ada/', {}],
     [

@@ -143,7 +143,7 @@ function urlOf(app: FastifyInstance): string {
 export async function startGateway(
   targets: Targets,
   env: Record<string, string> = {},
-  options: { inProcess?: boolean } = {},
+  options: { inProcess?: boolean; fastLane?: boolean } = {},
 ): Promise<TestGateway> {
   const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', ...env });
   const inProcess = (options.inProcess ?? IN_PROCESS) ? inProcessOf(targets) : undefined;
@@ -152,6 +152,7 @@ export async function startGateway(
     targets,
     logger: testLogger(),
     ...(inProcess ? { inProcess } : {}),
+    ...(options.fastLane === false ? { fastLane: false } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   await internal.listen({ port: 0, host: '127.0.0.1' });

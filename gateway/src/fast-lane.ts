@@ -1,0 +1,149 @@
+// The fast lane (single process only): a plain request for a service in this process is handed to the
+// service's router straight from the gateway's HTTP server, without a Fastify lifecycle of the
+// gateway's own — the last cost left between `npm start` and a service answering on its own port
+// (docs/adr/0016-in-process-dispatch-and-gateway-cost.md). It does what the gateway's route does for
+// such a request, with the same functions: the route table (resolveRoute), the path check
+// (unsafePath), the body limit (declaredLengthExceeds), the per-IP limit (one IpRateLimit shared with
+// the route's hook), CORS (corsHeaders), the forwarded headers and the response head's rewriting
+// (proxy.ts), the error shapes (renderGatewayError), the metrics and the request log line.
+//
+// Anything else is left to the gateway's Fastify route, which answers it as before: OPTIONS, a path
+// no row serves or that must be refused, a body without a declared length (it must be counted as it
+// passes) or over the route's limit, a client over its allowance (the route answers the 429), a peer
+// that is not loopback or a request carrying forwarding headers (the client's address and scheme then
+// depend on TRUST_PROXY, which the route resolves), site host names (GATEWAY_SITE_HOSTS), and an
+// invalid request id.
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import { isValidRequestId, type Logger } from '@murmur/platform';
+import { declaredLengthExceeds } from './body-limit.js';
+import { corsHeaders, isPublic, stripCorsHeaders } from './cors.js';
+import { renderGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
+import { handOffRaw, isLoopback, type InProcessServices } from './in-process.js';
+import type { GatewayMetrics } from './metrics.js';
+import { unsafePath } from './paths.js';
+import { stripHopByHop } from './proxy.js';
+import { IpRateLimit } from './rate-limit.js';
+import { DEFAULT_BODY_LIMIT, resolveRoute, type ServiceName } from './routes.js';
+import type { Targets } from './config.js';
+
+export interface FastLaneOptions {
+  inProcess: InProcessServices;
+  targets: Targets;
+  metrics: GatewayMetrics;
+  logger: Logger;
+  /** Null when the limit is off. */
+  limiter: IpRateLimit | null;
+  /** Host of PUBLIC_URL, sent as X-Forwarded-Host. */
+  publicHost: string;
+  /** The Strict-Transport-Security value, or null. */
+  hsts: string | null;
+  defaultTimeoutMs: number;
+}
+
+/** Headers that say the request came through another proxy: the route resolves those (TRUST_PROXY). */
+const FORWARDING = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded'];
+
+/** Returns a request handler that answers what it can and returns false for the rest. */
+export function createFastLane(
+  opts: FastLaneOptions,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const { inProcess, targets, metrics, logger, limiter } = opts;
+  const hosts = new Map<string, string>();
+  for (const [name, url] of Object.entries(targets)) if (url) hosts.set(name, new URL(url).host);
+
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const headers = req.headers;
+    if (
+      method === 'OPTIONS' ||
+      url.charCodeAt(0) !== 47 /* / */ ||
+      url.startsWith('//') ||
+      url.includes('\\')
+    )
+      return false;
+    const address = req.socket.remoteAddress;
+    if (!isLoopback(address)) return false;
+    for (const name of FORWARDING) if (headers[name] !== undefined) return false;
+    if (headers['transfer-encoding'] !== undefined) return false;
+    const given = headers['x-request-id'];
+    if (given !== undefined && !isValidRequestId(given)) return false;
+    if (unsafePath(url)) return false;
+    const entry = resolveRoute(method, url);
+    if (!entry) return false;
+    const service = inProcess[entry.service];
+    if (!service || !targets[entry.service]) return false;
+    if (declaredLengthExceeds(headers['content-length'], entry.bodyLimit ?? DEFAULT_BODY_LIMIT)) return false;
+    if (limiter) {
+      const wait = limiter.hit(address!);
+      if (wait !== null) {
+        // Counted here: the route answers the 429 without counting it again.
+        IpRateLimit.markOver(req, wait);
+        return false;
+      }
+    }
+
+    const id = given ?? randomUUID();
+    const started = performance.now();
+    const name: ServiceName = entry.service;
+    const gatewayHeaders: OutgoingHttpHeaders = { 'x-request-id': id };
+    if (opts.hsts) gatewayHeaders['strict-transport-security'] = opts.hsts;
+    const publicRoute = isPublic(entry);
+    if (publicRoute) Object.assign(gatewayHeaders, corsHeaders());
+
+    // The headers as the proxy sends them (proxy.ts: upstreamHeaders, then rewriteRequestHeaders).
+    const upstream: IncomingHttpHeaders = stripHopByHop({ ...headers });
+    upstream.host = hosts.get(name) ?? 'localhost';
+    upstream['x-request-id'] = id;
+    upstream['x-forwarded-for'] = address;
+    upstream['x-forwarded-proto'] = 'http';
+    upstream['x-forwarded-host'] = opts.publicHost;
+
+    res.once('finish', () => {
+      metrics.countRequest(name, res.statusCode);
+      if (logger.isLevelEnabled('info')) {
+        logger.info(
+          {
+            requestId: id,
+            req: { method, url, ip: address },
+            res: { statusCode: res.statusCode },
+            service: name,
+            responseTime: Math.round((performance.now() - started) * 10) / 10,
+          },
+          'request completed',
+        );
+      }
+    });
+
+    handOffRaw(service as FastifyInstance, req, res, {
+      url,
+      headers: upstream,
+      timeoutMs: entry.timeoutMs ?? opts.defaultTimeoutMs,
+      gatewayHeaders,
+      rewriteHeaders: (out) => {
+        stripHopByHop(out);
+        out['x-request-id'] = id;
+        if (!publicRoute) stripCorsHeaders(out);
+        return out;
+      },
+      onHead: () => metrics.observeUpstream(name, (performance.now() - started) / 1000),
+      answerError: (error) => {
+        const timedOut = (error as { statusCode?: number }).statusCode === 504;
+        metrics.countUpstreamError(name, timedOut ? 'timeout' : 'unreachable');
+        logger.warn({ requestId: id, service: name, timedOut }, 'service did not answer');
+        const failure = timedOut ? serviceTimedOut(name) : serviceUnreachable(name);
+        const rendered = renderGatewayError(entry.errorStyle, failure, id);
+        res.writeHead(rendered.status, {
+          ...gatewayHeaders,
+          ...rendered.headers,
+          'content-length': Buffer.byteLength(rendered.body),
+        });
+        res.end(rendered.body);
+      },
+    });
+    return true;
+  };
+}
