@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Push benchmark (bench/README.md "Push deliveries"). Run after a build, from the repository root:
 //   node bench/push/run.mjs [--devices=10000] [--store=file|memory] [--concurrency=64] [--samples=20] [--json]
+//                           [--cpu-prof=FILE]   (a V8 CPU profile of the throughput phase only, for DevTools)
 // 1. Throughput: 10,000 devices (100 users × 100, the per-user cap), one follow event per user on
 //    the bus; the time from the first event to the 10,000th delivery logged, over one HTTP/2 session
 //    to a local APNs stand-in (its own process). Checks nothing is lost or sent twice and that every
@@ -10,7 +11,8 @@
 // Exits non-zero only when the benchmark could not run or a delivery was lost; a missed target is reported.
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,6 +29,7 @@ const DEVICES = Number(option('devices', '10000'));
 const STORE = option('store', 'file');
 const CONCURRENCY = option('concurrency', '64');
 const SAMPLES = Number(option('samples', '20'));
+const CPU_PROF = option('cpu-prof', '');
 const TARGET_PER_SECOND = 2000;
 const log = (...args) => console.error(...args);
 
@@ -123,6 +126,13 @@ for (let u = 0; u < users; u++) {
   }
 }
 log('sending…');
+// The profile covers the throughput phase only (not the seeding, the sender-alone or latency phases).
+const profiler = CPU_PROF ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const connectsBefore = ctx.apns.connects;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
@@ -141,6 +151,12 @@ await waitFor(async () => (await ask('stats')).total >= DEVICES, 600_000);
 await waitFor(async () => (await deliveries.countDocuments({ outcome: 'delivered' })) >= DEVICES, 60_000);
 const elapsed = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(CPU_PROF, JSON.stringify(profile));
+  profiler.disconnect();
+  log(`CPU profile of the throughput phase: ${CPU_PROF}`);
+}
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const stats = await ask('stats');
 const perSecond = Math.round(DEVICES / (elapsed / 1000));
