@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Push benchmark (bench/README.md "Push deliveries"). Run after a build, from the repository root:
-//   node bench/push/run.mjs [--devices=10000] [--store=file|memory] [--concurrency=64] [--samples=20] [--json]
+//   node bench/push/run.mjs [--devices=10000] [--per-user=100] [--store=file|memory] [--concurrency=64]
+//                           [--samples=20] [--json]
 //                           [--cpu-prof=FILE]   (a V8 CPU profile of the throughput phase only, for DevTools)
 // 1. Throughput: 10,000 devices (100 users × 100, the per-user cap), one follow event per user on
 //    the bus; the time from the first event to the 10,000th delivery logged, over one HTTP/2 session
@@ -26,6 +27,10 @@ const option = (name, fallback) => {
   return arg ? arg.slice(name.length + 3) : fallback;
 };
 const DEVICES = Number(option('devices', '10000'));
+// Devices per user (1–100, the per-user cap): 100 → 100 events of 100 devices; 1 → 10,000 events of one.
+const PER_USER = Number(option('per-user', '100'));
+if (!(Number.isInteger(PER_USER) && PER_USER >= 1 && PER_USER <= 100))
+  throw new Error('--per-user: 1 to 100');
 const STORE = option('store', 'file');
 const CONCURRENCY = option('concurrency', '64');
 const SAMPLES = Number(option('samples', '20'));
@@ -112,13 +117,13 @@ const waitFor = async (check, timeoutMs) => {
 const hex = (n) => n.toString(16).padStart(64, '0');
 
 // ---- 1. throughput -------------------------------------------------------------------------------
-const users = Math.ceil(DEVICES / 100);
+const users = Math.ceil(DEVICES / PER_USER);
 log(`seeding ${DEVICES} devices of ${users} users (${STORE} store)…`);
 for (let u = 0; u < users; u++) {
-  for (let d = 0; d < 100 && u * 100 + d < DEVICES; d++) {
+  for (let d = 0; d < PER_USER && u * PER_USER + d < DEVICES; d++) {
     await ctx.store.insertDevice({
       userId: 1000 + u,
-      token: hex(u * 100 + d + 1),
+      token: hex(u * PER_USER + d + 1),
       pushEnv: 'production',
       appName: 'Bench',
       createdAt: new Date(),
@@ -162,6 +167,7 @@ const stats = await ask('stats');
 const perSecond = Math.round(DEVICES / (elapsed / 1000));
 const throughput = {
   devices: DEVICES,
+  perUser: PER_USER,
   seconds: Math.round(elapsed) / 1000,
   perSecond,
   // Load-independent: deliveries per second of CPU the push process used (the stand-in not counted).
