@@ -79,10 +79,6 @@ export class PushStore {
     return this.devices.findOne({ token: key.token, pushEnv: key.pushEnv, appName: key.appName });
   }
 
-  deviceById(id: number): Promise<DeviceDoc | null> {
-    return this.devices.findOne({ _id: id });
-  }
-
   /** The devices of `ids` still registered (one primary-key read for a whole delivery job). */
   devicesByIds(ids: number[]): Promise<DeviceDoc[]> {
     if (ids.length === 0) return Promise.resolve([]);
