@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Push benchmark (bench/README.md "Push deliveries"). Run after a build, from the repository root:
-//   node bench/push/run.mjs [--devices=10000] [--store=file|memory] [--concurrency=64] [--samples=20] [--json]
+//   node bench/push/run.mjs [--devices=10000] [--per-user=100] [--store=file|memory] [--concurrency=64]
+//                           [--samples=20] [--json]
+//                           [--cpu-prof=FILE]   (a V8 CPU profile of the throughput phase only, for DevTools)
 // 1. Throughput: 10,000 devices (100 users × 100, the per-user cap), one follow event per user on
 //    the bus; the time from the first event to the 10,000th delivery logged, over one HTTP/2 session
 //    to a local APNs stand-in (its own process). Checks nothing is lost or sent twice and that every
@@ -10,7 +12,8 @@
 // Exits non-zero only when the benchmark could not run or a delivery was lost; a missed target is reported.
 import { fork } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,9 +27,14 @@ const option = (name, fallback) => {
   return arg ? arg.slice(name.length + 3) : fallback;
 };
 const DEVICES = Number(option('devices', '10000'));
+// Devices per user (1–100, the per-user cap): 100 → 100 events of 100 devices; 1 → 10,000 events of one.
+const PER_USER = Number(option('per-user', '100'));
+if (!(Number.isInteger(PER_USER) && PER_USER >= 1 && PER_USER <= 100))
+  throw new Error('--per-user: 1 to 100');
 const STORE = option('store', 'file');
 const CONCURRENCY = option('concurrency', '64');
 const SAMPLES = Number(option('samples', '20'));
+const CPU_PROF = option('cpu-prof', '');
 const TARGET_PER_SECOND = 2000;
 const log = (...args) => console.error(...args);
 
@@ -109,13 +117,13 @@ const waitFor = async (check, timeoutMs) => {
 const hex = (n) => n.toString(16).padStart(64, '0');
 
 // ---- 1. throughput -------------------------------------------------------------------------------
-const users = Math.ceil(DEVICES / 100);
+const users = Math.ceil(DEVICES / PER_USER);
 log(`seeding ${DEVICES} devices of ${users} users (${STORE} store)…`);
 for (let u = 0; u < users; u++) {
-  for (let d = 0; d < 100 && u * 100 + d < DEVICES; d++) {
+  for (let d = 0; d < PER_USER && u * PER_USER + d < DEVICES; d++) {
     await ctx.store.insertDevice({
       userId: 1000 + u,
-      token: hex(u * 100 + d + 1),
+      token: hex(u * PER_USER + d + 1),
       pushEnv: 'production',
       appName: 'Bench',
       createdAt: new Date(),
@@ -123,6 +131,13 @@ for (let u = 0; u < users; u++) {
   }
 }
 log('sending…');
+// The profile covers the throughput phase only (not the seeding, the sender-alone or latency phases).
+const profiler = CPU_PROF ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const connectsBefore = ctx.apns.connects;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
@@ -141,11 +156,18 @@ await waitFor(async () => (await ask('stats')).total >= DEVICES, 600_000);
 await waitFor(async () => (await deliveries.countDocuments({ outcome: 'delivered' })) >= DEVICES, 60_000);
 const elapsed = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(CPU_PROF, JSON.stringify(profile));
+  profiler.disconnect();
+  log(`CPU profile of the throughput phase: ${CPU_PROF}`);
+}
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const stats = await ask('stats');
 const perSecond = Math.round(DEVICES / (elapsed / 1000));
 const throughput = {
   devices: DEVICES,
+  perUser: PER_USER,
   seconds: Math.round(elapsed) / 1000,
   perSecond,
   // Load-independent: deliveries per second of CPU the push process used (the stand-in not counted).

@@ -6,6 +6,8 @@ import { wireBus } from './bus.js';
 import { pushConfigSchema, type PushConfig } from './config.js';
 import { ApnsSender } from './domain/apns/sender.js';
 import type { PushContext } from './domain/context.js';
+import { DeliveryLogWriter } from './domain/delivery-log-writer.js';
+import { Limiter } from './domain/limiter.js';
 import { registerPushJobs } from './jobs/index.js';
 import { PushStore } from './store/index.js';
 
@@ -56,6 +58,8 @@ export function createPushService(options: PushServiceOptions = {}): ServiceDefi
         jobs,
         clock,
         apns,
+        apnsStreams: new Limiter(config.PUSH_DELIVERY_CONCURRENCY),
+        deliveryLog: new DeliveryLogWriter(pushStore),
         appCache: new Map(),
         ...(options.webPushCa === undefined ? {} : { webPushCa: options.webPushCa }),
       };

@@ -31,8 +31,13 @@ export interface ApnsStandIn {
   requests: ApnsRequest[];
   /** Answers for the next requests, in order; 200 once they run out. */
   answers: Answer[];
-  /** Answer chosen per request (wins over `answers` when it returns one). */
-  answerFor?: (req: Omit<ApnsRequest, 'answer' | 'sessionId'>) => Answer | undefined;
+  /**
+   * Answer chosen per request (wins over `answers` when it returns one). A promise holds the answer
+   * back until it settles (a request in flight when a worker dies).
+   */
+  answerFor?: (
+    req: Omit<ApnsRequest, 'answer' | 'sessionId'>,
+  ) => Answer | undefined | Promise<Answer | undefined>;
   sessions: number;
   /** Sends GOAWAY on every open session. */
   goaway(): void;
@@ -139,7 +144,7 @@ export async function startApnsStandIn(keys: Record<string, KeyObject>): Promise
       }
       const token = path.startsWith('/3/device/') ? decodeURIComponent(path.slice('/3/device/'.length)) : '';
       const seen = { path, token, headers: plain, body, payload, jwt };
-      answer ??= standIn.answerFor?.(seen) ?? standIn.answers.shift() ?? { status: 200 };
+      answer ??= (await standIn.answerFor?.(seen)) ?? standIn.answers.shift() ?? { status: 200 };
       standIn.requests.push({ ...seen, sessionId: ids.get(stream.session!) ?? 0, answer });
       standIn.sessions = sessionCount;
       stream.respond({ ':status': answer.status, 'apns-id': `id-${standIn.requests.length}` });

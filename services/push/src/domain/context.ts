@@ -1,9 +1,11 @@
 // What every domain function receives: configuration, the store's named queries, the bus, the job
-// queue, the APNs sender and the clock.
+// queue, the APNs sender (and the limit of its streams in flight), the delivery log writer and the clock.
 import type { Bus, Clock, JobQueue, Logger } from '@murmur/platform';
 import type { PushConfig } from '../config.js';
 import type { AppDoc, PushStore } from '../store/index.js';
 import type { ApnsSender } from './apns/sender.js';
+import type { DeliveryLogWriter } from './delivery-log-writer.js';
+import type { Limiter } from './limiter.js';
 import type { VapidKeys } from './web-push.js';
 
 export interface PushContext {
@@ -14,6 +16,10 @@ export interface PushContext {
   jobs: JobQueue;
   clock: Clock;
   apns: ApnsSender;
+  /** APNs sends in flight in this process, whichever jobs they belong to (PUSH_DELIVERY_CONCURRENCY). */
+  apnsStreams: Limiter;
+  /** APNs delivery attempts go to the log through it, group-committed. */
+  deliveryLog: DeliveryLogWriter;
   /** Apps by name as last read, for deliveries (domain/apps.ts, appForDevice). */
   appCache: Map<string, { app: AppDoc | null; readAt: number }>;
   /** The VAPID key pair once read (domain/web-push.ts). */

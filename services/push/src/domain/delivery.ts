@@ -1,5 +1,8 @@
-// One delivery: a notification to one device through APNs, and what each answer means
-// (docs/api/push.md, "Responses"). Every attempt is written to the delivery log.
+// Delivery of one notification to a user's devices through APNs (one job per event and user, at most
+// 100 devices: docs/adr/0014-push-delivery.md), and what each answer means (docs/api/push.md,
+// "Responses"). Every attempt is written to the delivery log; a device whose delivery of the event is
+// settled there (delivered, removed, dead) is never sent it again, so a job that runs again (a retry,
+// a lapsed lease after a crash) sends only to the devices still owed the notification.
 import type { Job } from '@murmur/platform';
 import type { DeliveryOutcome, DeviceDoc, WebSubDoc } from '../store/index.js';
 import { appForDevice } from './apps.js';
@@ -12,16 +15,20 @@ import { sendWebPush, webPushPayload, type WebPushAnswer } from './web-push.js';
 /** Delivery log entries are kept this long. */
 export const DELIVERY_LOG_MS = 30 * 24 * 3_600_000;
 
-export interface DeliveryPayload {
+export interface NotificationPayload {
+  kind: NotificationKind;
+  alert: string;
+  postId?: string | undefined;
+  fromUsername?: string | undefined;
+}
+
+/** The payload of a delivery job: one notification of one event for some devices of one user. */
+export interface DevicesDeliveryPayload {
   eventId: string;
-  deviceId: number;
   userId: number;
-  notification: {
-    kind: NotificationKind;
-    alert: string;
-    postId?: string | undefined;
-    fromUsername?: string | undefined;
-  };
+  /** The user's devices when the event was fanned out (at most DEVICES_PER_JOB). */
+  deviceIds: number[];
+  notification: NotificationPayload;
 }
 
 /** What an APNs answer means for the device and the job. */
@@ -34,44 +41,83 @@ export function outcomeOf(answer: ApnsAnswer): 'delivered' | 'remove' | 'retry' 
 }
 
 export class RetryDelivery extends Error {
-  constructor(answer: Pick<ApnsAnswer, 'status' | 'reason'>) {
+  constructor(answer: Pick<ApnsAnswer, 'status' | 'reason'>, devices = 1) {
     super(
-      `APNs answered ${answer.status || 'nothing'}${answer.reason ? ` (${answer.reason})` : ''}; will retry`,
+      `APNs answered ${answer.status || 'nothing'}${answer.reason ? ` (${answer.reason})` : ''}` +
+        `${devices > 1 ? ` for ${devices} devices` : ''}; will retry`,
     );
     this.name = 'RetryDelivery';
   }
 }
 
-export async function deliver(ctx: PushContext, payload: DeliveryPayload, job: Job<unknown>): Promise<void> {
-  const { eventId, deviceId, userId } = payload;
-  // A job that runs again (lease lapsed, event fanned out twice after a crash) sends nothing new.
-  if (await ctx.store.deliverySettled(eventId, deviceId)) return;
-  const device = await ctx.store.deviceById(deviceId);
-  // Unregistered or moved to another account since: nothing to send.
-  if (!device || device.userId !== userId) return;
+/**
+ * Sends the notification to every device of the payload not yet settled for this event, through the
+ * process's APNs stream limit, and logs each answer. Devices APNs asks to retry (429, 5xx, no answer)
+ * make the job fail once all answers are logged, so the queue retries it with backoff; on the last
+ * attempt they are logged dead instead.
+ */
+export async function deliverToDevices(
+  ctx: PushContext,
+  payload: DevicesDeliveryPayload,
+  job: Job<unknown>,
+): Promise<void> {
+  const { eventId, userId } = payload;
+  // One read for the devices already served (a rerun after a retry, a lapsed lease, a second fan-out).
+  const settled = await ctx.store.settledDevices(eventId, payload.deviceIds);
+  const owed = payload.deviceIds.filter((id) => !settled.has(id));
+  if (owed.length === 0) return;
+  // Unregistered or moved to another account since the fan-out: nothing to send.
+  const devices = (await ctx.store.devicesByIds(owed)).filter((d) => d.userId === userId);
+  if (devices.length === 0) return;
+  // The APNs JSON is the same for every device of the notification: built once.
+  const body = apnsPayload(payload.notification);
+  const results = await Promise.allSettled(
+    devices.map((device) => deliverOne(ctx, device, payload, body, job)),
+  );
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const retries = results.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
+  if (retries.length > 0) throw new RetryDelivery(retries[0]!, retries.length);
+}
 
+/** One device: send, then log what the answer means. Returns the answer when it is to be retried. */
+async function deliverOne(
+  ctx: PushContext,
+  device: DeviceDoc,
+  payload: DevicesDeliveryPayload,
+  body: string,
+  job: Job<unknown>,
+): Promise<ApnsAnswer | undefined> {
   const log = (outcome: DeliveryOutcome, status: number, reason: string) =>
-    logAttempt(ctx, device, payload, job, outcome, status, reason);
+    logAttempt(ctx, device, payload.eventId, job, outcome, status, reason);
   const app = await appForDevice(ctx, device.appName);
   if (!app || !app.environments.includes(device.pushEnv)) {
-    return log('dead', 0, app ? `NoCredentialsFor${device.pushEnv}` : 'NoCredentials');
+    await log('dead', 0, app ? `NoCredentialsFor${device.pushEnv}` : 'NoCredentials');
+    return undefined;
   }
-  const answer = await ctx.apns.send(
-    { name: app._id, teamId: app.teamId, keyId: app.keyId, key: app.key, topic: app.topic },
-    device.pushEnv,
-    device.token,
-    apnsPayload(payload.notification),
+  const answer = await ctx.apnsStreams.run(() =>
+    ctx.apns.send(
+      { name: app._id, teamId: app.teamId, keyId: app.keyId, key: app.key, topic: app.topic },
+      device.pushEnv,
+      device.token,
+      body,
+    ),
   );
   switch (outcomeOf(answer)) {
     case 'delivered':
-      return log('delivered', answer.status, answer.reason);
+      await log('delivered', answer.status, answer.reason);
+      return undefined;
     case 'remove':
       await ctx.store.deleteDeviceById(device._id);
-      return log('removed', answer.status, answer.reason);
+      await log('removed', answer.status, answer.reason);
+      return undefined;
     case 'retry':
-      if (job.attempts >= job.maxAttempts) return log('dead', answer.status, answer.reason);
+      if (job.attempts >= job.maxAttempts) {
+        await log('dead', answer.status, answer.reason);
+        return undefined;
+      }
       await log('retry', answer.status, answer.reason);
-      throw new RetryDelivery(answer);
+      return answer;
     case 'dead':
       if (answer.status === 403) {
         ctx.logger.error(
@@ -79,22 +125,24 @@ export async function deliver(ctx: PushContext, payload: DeliveryPayload, job: J
           'APNs refused the provider token of a push app twice; check its team id, key id and key',
         );
       }
-      return log('dead', answer.status, answer.reason);
+      await log('dead', answer.status, answer.reason);
+      return undefined;
   }
 }
 
-async function logAttempt(
+function logAttempt(
   ctx: PushContext,
   device: DeviceDoc,
-  payload: DeliveryPayload,
+  eventId: string,
   job: Job<unknown>,
   outcome: DeliveryOutcome,
   status: number,
   reason: string,
 ): Promise<void> {
   const at = ctx.clock.now();
-  await ctx.store.logDelivery({
-    eventId: payload.eventId,
+  // Group-committed with the other deliveries in flight (delivery-log-writer.ts).
+  return ctx.deliveryLog.write({
+    eventId,
     deviceId: device._id,
     userId: device.userId,
     appName: device.appName,
@@ -123,7 +171,7 @@ export interface WebDeliveryPayload {
   eventId: string;
   subscriptionId: number;
   userId: number;
-  notification: DeliveryPayload['notification'];
+  notification: NotificationPayload;
 }
 
 /** One notification to one browser subscription; the same log and retry rules as APNs. */

@@ -1,10 +1,11 @@
-// From an event to jobs: each notification becomes one delivery job per device of its user, keyed
-// by (event, device). A user's fan-out is marked done once queued, so a redelivered event queues
-// nothing; a crash halfway queues the rest on redelivery, and the job key plus the delivery log keep
-// the jobs already queued or sent from sending twice.
+// From an event to jobs: each notification becomes one delivery job for its user's devices (at most
+// DEVICES_PER_JOB, the per-user cap), keyed by (event, user, first device). A user's fan-out is marked
+// done once queued, so a redelivered event queues nothing; a crash halfway queues the rest on
+// redelivery, and the job key plus the delivery log (settled per event and device) keep the devices
+// already queued or sent from being sent twice.
 import { identity, type EventEnvelope, type publishing, type webmention } from '@murmur/contracts';
 import { enqueueJob } from '@murmur/platform';
-import { deliverJob } from '../jobs/deliver.js';
+import { DEVICES_PER_JOB, notifyDevicesJob } from '../jobs/deliver.js';
 import { webDeliverJob } from '../jobs/web-deliver.js';
 import type { PushContext } from './context.js';
 import {
@@ -16,7 +17,6 @@ import {
 
 /** Fan-out markers outlive the bus's retention of events (7 days), so every redelivery finds them. */
 const FANOUT_MARK_MS = 8 * 24 * 3_600_000;
-const ENQUEUE_BATCH = 25;
 
 export async function fanOut(
   ctx: PushContext,
@@ -34,19 +34,13 @@ export async function fanOut(
       ...(n.fromUsername === undefined ? {} : { fromUsername: n.fromUsername }),
     };
     const devices = await ctx.store.devicesOfUser(n.userId);
-    // Enqueued a batch at a time: a user has up to 100 devices, and each enqueue is a store round trip.
-    for (let i = 0; i < devices.length; i += ENQUEUE_BATCH) {
-      await Promise.all(
-        devices
-          .slice(i, i + ENQUEUE_BATCH)
-          .map((device) =>
-            enqueueJob(
-              ctx.jobs,
-              deliverJob,
-              { eventId, deviceId: device._id, userId: n.userId, notification },
-              { key: `${eventId}\u0000${device._id}` },
-            ),
-          ),
+    for (let i = 0; i < devices.length; i += DEVICES_PER_JOB) {
+      const deviceIds = devices.slice(i, i + DEVICES_PER_JOB).map((d) => d._id);
+      await enqueueJob(
+        ctx.jobs,
+        notifyDevicesJob,
+        { eventId, userId: n.userId, deviceIds, notification },
+        { key: `${eventId}\u0000user${n.userId}\u0000${deviceIds[0]}` },
       );
     }
     const subscriptions = await ctx.store.webSubsOfUser(n.userId);

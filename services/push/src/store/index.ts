@@ -79,8 +79,10 @@ export class PushStore {
     return this.devices.findOne({ token: key.token, pushEnv: key.pushEnv, appName: key.appName });
   }
 
-  deviceById(id: number): Promise<DeviceDoc | null> {
-    return this.devices.findOne({ _id: id });
+  /** The devices of `ids` still registered (one primary-key read for a whole delivery job). */
+  devicesByIds(ids: number[]): Promise<DeviceDoc[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.devices.find({ _id: { $in: ids } }, { sort: { _id: 1 } });
   }
 
   /** Inserts a device; null when (token, env, app) was taken meanwhile. */
@@ -269,6 +271,49 @@ export class PushStore {
     } catch (err) {
       if (!(final && err instanceof DuplicateKeyError)) throw err;
     }
+  }
+
+  /**
+   * Writes several attempts in one store write (one transaction on the embedded store), with the ids
+   * logDelivery() would give them. An ordered insert stops at a final entry already written (two runs
+   * of one job); the entries of the batch not yet stored are then written one by one, and a final
+   * entry that exists already is kept as it is.
+   */
+  async logDeliveries(docs: NewDelivery[]): Promise<void> {
+    if (docs.length === 0) return;
+    const rows = docs.map((doc) => {
+      const final = doc.outcome !== 'retry' && doc.outcome !== 'skipped';
+      return {
+        _id: final ? finalId(doc.eventId, doc.deviceId, doc.channel) : randomId(),
+        ...doc,
+      } as DeliveryDoc;
+    });
+    try {
+      await this.deliveries.insertMany(rows);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const stored = await this.deliveries.find(
+        { _id: { $in: rows.map((r) => r._id) } },
+        { projection: { _id: 1 } },
+      );
+      const have = new Set(stored.map((r) => r._id));
+      for (const row of rows) {
+        if (have.has(row._id)) continue;
+        try {
+          await this.deliveries.insertOne(row);
+        } catch (e) {
+          if (!(e instanceof DuplicateKeyError)) throw e;
+        }
+      }
+    }
+  }
+
+  /** The devices of `deviceIds` whose delivery of `eventId` is settled for good (one read for a job). */
+  async settledDevices(eventId: string, deviceIds: number[]): Promise<Set<number>> {
+    if (deviceIds.length === 0) return new Set();
+    const ids = deviceIds.map((id) => finalId(eventId, id));
+    const found = await this.deliveries.find({ _id: { $in: ids } }, { projection: { _id: 1, deviceId: 1 } });
+    return new Set(found.map((d) => d.deviceId));
   }
 
   /** Whether (event, device) was already delivered or settled for good (a rerun job sends nothing). */
