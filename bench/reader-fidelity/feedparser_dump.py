@@ -6,7 +6,7 @@ would carry them, names lower-cased) and writes one JSON line per feed to stdout
 
   {"path", "ok", "version", "bozo", "error", "feed": {"title", "title_type"},
    "entries": [{"title", "title_type", "link", "date", "date_from", "authors",
-                "text", "text_type"}]}
+                "text", "text_type", "text_unsanitised"}]}
 
 Dates are ISO 8601 UTC (feedparser's *_parsed structs are UTC); `date` is the first of published,
 updated and created that parsed, as the reader dates an entry. `text` is the first content value,
@@ -84,6 +84,8 @@ def entry_view(entry):
         "title": entry.get("title"),
         "title_type": detail_type(entry, "title"),
         "link": entry.get("link"),
+        "id": entry.get("id"),
+        "guidislink": bool(entry.get("guidislink")),
         "date": date,
         "date_from": date_from,
         "authors": authors_of(entry),
@@ -104,7 +106,10 @@ def dump(request):
         return data
 
     feedparser.api._open_resource = opened
-    result = feedparser.parse(request["url"], response_headers=headers)
+    result = feedparser.parse(request["url"], response_headers=dict(headers))
+    # Unsanitised too: what feedparser's sanitiser removed tells a sanitising difference from a fault.
+    raw = feedparser.parse(request["url"], response_headers=dict(headers), sanitize_html=False)
+    raw_entries = raw.get("entries") or []
     feed = result.get("feed") or {}
     error = result.get("bozo_exception")
     return {
@@ -115,7 +120,13 @@ def dump(request):
         "error": None if error is None else "%s: %s" % (type(error).__name__, error),
         "encoding": result.get("encoding"),
         "feed": {"title": feed.get("title"), "title_type": detail_type(feed, "title")},
-        "entries": [entry_view(e) for e in result.get("entries") or []],
+        "entries": [
+            dict(
+                entry_view(e),
+                text_unsanitised=entry_view(raw_entries[i])["text"] if i < len(raw_entries) else None,
+            )
+            for i, e in enumerate(result.get("entries") or [])
+        ],
     }
 
 
