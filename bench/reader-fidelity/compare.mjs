@@ -356,7 +356,8 @@ for (const feed of feeds) {
   const fpReads = fp.version !== '' || fp.entries.length > 0;
   if (ours.refused !== undefined) {
     if (fpReads) {
-      const deliberate = /internal subset or entity declarations/.test(ours.refused);
+      // Entity declarations (docs/security.md) and cut-off documents (issue 18's bad-input rule).
+      const deliberate = /internal subset or entity declarations|is never closed/.test(ours.refused);
       refusals[deliberate ? 'deliberate' : 'wrong'].push({
         feed: feed.name,
         reader: ours.refused,
@@ -391,10 +392,11 @@ for (const feed of feeds) {
     const fpLink = resolvedUrl(a.link, feed.url);
     const ourLink = resolvedUrl(b.url, feed.url);
     // feedparser makes any id a link when there is none (guidislink), resolving a relative one against
-    // the document; the reader takes an id as the link only when it is an absolute http(s) URL.
+    // the document; the reader takes an id as the link only when the feed writes it as an absolute
+    // http(s) URL (it would have been taken otherwise).
     const idAsLink =
-      a.guidislink && fpLink !== '' && ourLink === '' && !/^https?:\/\//i.test(a.id ?? '')
-        ? 'an id that is not an absolute http(s) URL is not a link'
+      a.guidislink && fpLink !== '' && ourLink === ''
+        ? 'an id the feed does not write as an absolute http(s) URL is not a link'
         : null;
     record(feed, 'link', i, fpLink, ourLink, fpLink === ourLink, idAsLink);
     const fpDate = instant(a.date);
@@ -492,7 +494,7 @@ console.log(`overall (titles, links, dates, texts): ${fmt(overall)} (raw ${fmt(o
 console.log(`entries counted differently: ${entryCountDiffers} feeds`);
 console.log(`feeds only the reader reads (not compared): ${readerOnly.length}${readerOnly.length ? ` — ${readerOnly.slice(0, 8).join(', ')}${readerOnly.length > 8 ? ', …' : ''}` : ''}`);
 console.log(
-  `feeds feedparser reads that the reader refuses: ${refusals.wrong.length} (plus ${refusals.deliberate.length} refused deliberately: entity declarations / DOCTYPE internal subset)`,
+  `feeds feedparser reads that the reader refuses: ${refusals.wrong.length} (plus ${refusals.deliberate.length} refused deliberately: entity declarations / DOCTYPE internal subset, root never closed)`,
 );
 for (const r of refusals.wrong.slice(0, SHOW)) console.log(`  refused ${r.feed}: ${r.reader}`);
 console.log(`reader contents with script-capable markup: ${unsafe.length}`);

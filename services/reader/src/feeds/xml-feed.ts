@@ -3,6 +3,7 @@
 // only the five predefined entities (plus numeric references) are decoded.
 import FeedParser from 'feedparser';
 import type { EnclosureDoc } from '../store/index.js';
+import { parseFeedDate } from './dates.js';
 import { entryUrl, httpUrl, plainText } from './html.js';
 import {
   itemAuthor,
@@ -132,10 +133,51 @@ function rootName(body: string): string | null {
   return findRoot(body)?.name ?? null;
 }
 
-/** Does the document look like RSS, RDF or Atom (root element name)? */
+/**
+ * Does the document look like RSS, RDF, Atom or CDF (root element name)? A prefixed `<r:rss>` and a
+ * `<feed>` in another namespace or none count, as Python feedparser reads them.
+ */
 export function looksLikeXmlFeed(body: string): boolean {
   const name = rootName(body);
-  return name === 'rss' || name === 'feed' || name === 'rdf:rdf' || (name?.endsWith(':rdf') ?? false);
+  if (name === null) return false;
+  const local = name.slice(name.indexOf(':') + 1);
+  return local === 'rss' || local === 'rdf' || name === 'feed' || name === 'channel';
+}
+
+const ATOM_10 = 'http://www.w3.org/2005/Atom';
+const ATOM_03 = 'http://purl.org/atom/ns#';
+
+/**
+ * The document as the parser can read it. feedparser (npm) knows a feed only by its root: `<rss>`, an
+ * RDF root, or `<feed>` in an Atom namespace. Python feedparser also reads
+ * - `<feed>` without the Atom namespace (none, or another): its root is given Atom's default namespace
+ *   (0.3's for `version="0.3"`);
+ * - `<r:rss xmlns:r="…">`: the prefix is dropped from the tags;
+ * - CDF (`<CHANNEL>` of `<ITEM HREF LASTMOD>` with `<TITLE>`, `<ABSTRACT>`): wrapped in an `<rss>`
+ *   root, its item attributes read in `mapItem`.
+ */
+function readable(body: string): string {
+  const root = findRoot(body);
+  if (root === null) return body;
+  const end = body.indexOf('>', root.index);
+  if (end < 0) return body;
+  const tag = body.slice(root.index, end + 1);
+  if (root.name === 'feed') {
+    const declared = /\sxmlns\s*=\s*(["'])(.*?)\1/.exec(tag)?.[2];
+    if (declared === ATOM_10 || declared === ATOM_03) return body;
+    const ns = /\sversion\s*=\s*["']0\.3["']/.test(tag) ? ATOM_03 : ATOM_10;
+    const rewritten = `<feed xmlns="${ns}"${tag.slice(5).replace(/\sxmlns\s*=\s*(["']).*?\1/, '')}`;
+    return body.slice(0, root.index) + rewritten + body.slice(end + 1);
+  }
+  if (root.name === 'channel') {
+    return `${body.slice(0, root.index)}<rss version="cdf">${body.slice(root.index)}</rss>`;
+  }
+  const prefix = /^([A-Za-z_][\w.-]*):rss$/i.exec(root.name)?.[1];
+  if (prefix !== undefined) {
+    const tags = new RegExp(`<(/?)${prefix}:`, 'gi');
+    return body.slice(0, root.index) + body.slice(root.index).replace(tags, '<$1');
+  }
+  return body;
 }
 
 /**
@@ -217,6 +259,9 @@ function itemLink(item: FeedParserItem, feedUrl: string): string | null {
     const url = entryUrl(l['@']?.href || l['#'], feedUrl);
     if (url) return url;
   }
+  // CDF: <ITEM HREF="…">.
+  const cdf = entryUrl((raw['rss:@'] as Record<string, string> | undefined)?.href, feedUrl);
+  if (cdf) return cdf;
   const guid = typeof item.guid === 'string' ? item.guid.trim() : '';
   const permalink = nodes(raw, 'atom:id').length > 0 || typeof item.permalink === 'string';
   return permalink && /^https?:\/\//i.test(guid) ? entryUrl(guid, feedUrl) : null;
@@ -232,7 +277,11 @@ function mapItem(item: FeedParserItem, feedUrl: string): ParsedItem {
     title: title === undefined ? plainText(item.title) : title,
     author: author === undefined ? plainText(item.author, 200) : author,
     contentHtml: itemContent(item as RawItem),
-    published: itemDate(item as RawItem) ?? validDate(item.pubdate) ?? validDate(item.date),
+    published:
+      itemDate(item as RawItem) ??
+      parseFeedDate((item['rss:@'] as Record<string, string> | undefined)?.lastmod) ?? // CDF
+      validDate(item.pubdate) ??
+      validDate(item.date),
     enclosure: enclosureOf(item, link ?? feedUrl),
     jsonFeed: null,
   };
@@ -375,7 +424,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Above this size, each linear pre-check of a document gets its own turn of the event loop. */
 const LARGE_DOCUMENT = 256 * 1024;
 
-export async function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed> {
+export async function parseXmlFeed(document: string, feedUrl: string): Promise<ParsedFeed> {
+  const body = readable(document);
   const large = body.length > LARGE_DOCUMENT;
   refuseEntityDeclarations(body);
   refuseUnclosedRoot(body);

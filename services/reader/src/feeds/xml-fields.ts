@@ -112,6 +112,7 @@ const SUMMARY_KEYS = [
   'dc:description',
   'itunes:summary',
   'rss:summary',
+  'rss:abstract', // CDF
   'media:description',
 ];
 /**
