@@ -7,6 +7,7 @@
 // Run after a build, from the repository root:
 //   node bench/reader-fidelity/compare.mjs [--corpus=DIR ...] [--no-fixtures] [--python=python3]
 //                                          [--show=40] [--json=out.json] [--min=97]
+//                                          [--reader-dist=services/reader/dist]
 // The reader's own fixture corpus (services/reader/test/corpus.ts) is always included unless
 // --no-fixtures; --corpus adds every .xml/.json/.rss/.atom/.rdf file under DIR (e.g. feedparser's test
 // suite: `--corpus=/tmp/feedparser-corpus/tests`, see bench/README.md for how to get it). A feed file
@@ -60,7 +61,8 @@ if (python === null) {
 
 // ---------------------------------------------------------------------------------------------------
 // The reader as built.
-const readerDist = join(root, 'services', 'reader', 'dist');
+// --reader-dist: another build of the reader (e.g. main's) to measure a before/after on one corpus.
+const readerDist = resolve(option('reader-dist', join(root, 'services', 'reader', 'dist')));
 if (!existsSync(join(readerDist, 'feeds', 'parse.js'))) {
   console.error(
     `reader-fidelity: ${readerDist} is not built; run node node_modules/typescript/bin/tsc -b first`,
@@ -287,18 +289,62 @@ const DIFFERENCES = [
  */
 const KNOWN = [
   // The reader's own fixtures pin issue 18's rules; feedparser 6.0.10 reads these differently.
-  ['undeclared Big5 is detected', '*', 'feedparser (chardet 5) guesses windows-1252 for short undeclared Big5; jschardet finds Big5 (issue 18)'],
-  ['date: dcterms issued', 'date', 'RFC 822 without a zone is UTC and `2020/1/10 14:33:00` is 10 January (issue 18); feedparser reads none / 1 November'],
+  [
+    'undeclared Big5 is detected',
+    '*',
+    'feedparser (chardet 5) guesses windows-1252 for short undeclared Big5; jschardet finds Big5 (issue 18)',
+  ],
+  [
+    'date: dcterms issued',
+    'date',
+    'RFC 822 without a zone is UTC and `2020/1/10 14:33:00` is 10 January (issue 18); feedparser reads none / 1 November',
+  ],
   // feedparser's test suite.
-  ['wellformed/atom/entry_link_no_href_link_priority.xml', 'link', "feedparser takes an href-less rel=enclosure link's text as the entry link; the reader takes the alternate one (RFC 4287 §4.2.7.2)"],
-  ['wellformed/atom10/entry_link_no_href_link_priority.xml', 'link', "feedparser takes an href-less rel=enclosure link's text as the entry link; the reader takes the alternate one (RFC 4287 §4.2.7.2)"],
-  ['wellformed/atom/entry_link_rel_enclosure_no_href.xml', 'link', "feedparser takes an href-less rel=enclosure link's text as the entry link; the reader takes the alternate one (RFC 4287 §4.2.7.2)"],
-  ['wellformed/atom10/entry_link_rel_enclosure_no_href.xml', 'link', "feedparser takes an href-less rel=enclosure link's text as the entry link; the reader takes the alternate one (RFC 4287 §4.2.7.2)"],
-  ['wellformed/atom/entry_created_multiple_values.xml', 'date', 'two <created> in one entry (invalid Atom): feedparser keeps the last, the reader the first'],
-  ['wellformed/atom/entry_updated_multiple_values.xml', 'date', 'two <updated> in one entry (invalid Atom): feedparser keeps the last, the reader the first'],
-  ['entities/lang.xml', 'feedTitle', '&lang; is U+27E8 in HTML today (WHATWG named references); feedparser uses HTML 4\'s U+2329'],
-  ['entities/rang.xml', 'feedTitle', '&rang; is U+27E9 in HTML today (WHATWG named references); feedparser uses HTML 4\'s U+232A'],
-  ['wellformed/rss/item_category_image.xml', 'title', "feedparser takes the title of an <image> nested in a <category> as the entry's title"],
+  [
+    'wellformed/atom/entry_link_no_href_link_priority.xml',
+    'link',
+    "feedparser takes an href-less rel=enclosure link's text as the entry link; the reader takes the alternate one (RFC 4287 §4.2.7.2)",
+  ],
+  [
+    'wellformed/atom10/entry_link_no_href_link_priority.xml',
+    'link',
+    "feedparser takes an href-less rel=enclosure link's text as the entry link; the reader takes the alternate one (RFC 4287 §4.2.7.2)",
+  ],
+  [
+    'wellformed/atom/entry_link_rel_enclosure_no_href.xml',
+    'link',
+    "feedparser takes an href-less rel=enclosure link's text as the entry link; the reader takes the alternate one (RFC 4287 §4.2.7.2)",
+  ],
+  [
+    'wellformed/atom10/entry_link_rel_enclosure_no_href.xml',
+    'link',
+    "feedparser takes an href-less rel=enclosure link's text as the entry link; the reader takes the alternate one (RFC 4287 §4.2.7.2)",
+  ],
+  [
+    'wellformed/atom/entry_created_multiple_values.xml',
+    'date',
+    'two <created> in one entry (invalid Atom): feedparser keeps the last, the reader the first',
+  ],
+  [
+    'wellformed/atom/entry_updated_multiple_values.xml',
+    'date',
+    'two <updated> in one entry (invalid Atom): feedparser keeps the last, the reader the first',
+  ],
+  [
+    'entities/lang.xml',
+    'feedTitle',
+    "&lang; is U+27E8 in HTML today (WHATWG named references); feedparser uses HTML 4's U+2329",
+  ],
+  [
+    'entities/rang.xml',
+    'feedTitle',
+    "&rang; is U+27E9 in HTML today (WHATWG named references); feedparser uses HTML 4's U+232A",
+  ],
+  [
+    'wellformed/rss/item_category_image.xml',
+    'title',
+    "feedparser takes the title of an <image> nested in a <category> as the entry's title",
+  ],
 ];
 const documented = (field, fp, ours, feed) => {
   for (const rule of DIFFERENCES) {
@@ -416,7 +462,9 @@ for (const feed of feeds) {
     const sanitised =
       fpBody !== ourBody &&
       isHtml(a.text_type) &&
-      [a.text, a.text_unsanitised].some((t) => typeof t === 'string' && htmlText(t, DROPPED_WITH_CONTENT) === ourBody)
+      [a.text, a.text_unsanitised].some(
+        (t) => typeof t === 'string' && htmlText(t, DROPPED_WITH_CONTENT) === ourBody,
+      )
         ? 'the sanitiser drops script, style, iframe, object, embed, svg, math, form controls with their content'
         : null;
     record(feed, 'text', i, fpBody, ourBody, fpBody === ourBody, sanitised);
@@ -482,6 +530,7 @@ if (option('json', null)) {
 }
 
 console.log(`reader fidelity vs Python feedparser ${python.version} (${python.python}); loadavg ${load}`);
+console.log(`reader: ${relative(process.cwd(), readerDist) || '.'}`);
 console.log(`corpus: ${summary.corpora.join(', ')} — ${feeds.length} feeds, ${comparedFeeds} read by both`);
 console.log('');
 console.log('field       agree  documented  disagree  agreement  (raw, documented counted as disagreement)');
@@ -492,7 +541,9 @@ for (const r of rows) {
 }
 console.log(`overall (titles, links, dates, texts): ${fmt(overall)} (raw ${fmt(overallRaw)})`);
 console.log(`entries counted differently: ${entryCountDiffers} feeds`);
-console.log(`feeds only the reader reads (not compared): ${readerOnly.length}${readerOnly.length ? ` — ${readerOnly.slice(0, 8).join(', ')}${readerOnly.length > 8 ? ', …' : ''}` : ''}`);
+console.log(
+  `feeds only the reader reads (not compared): ${readerOnly.length}${readerOnly.length ? ` — ${readerOnly.slice(0, 8).join(', ')}${readerOnly.length > 8 ? ', …' : ''}` : ''}`,
+);
 console.log(
   `feeds feedparser reads that the reader refuses: ${refusals.wrong.length} (plus ${refusals.deliberate.length} refused deliberately: entity declarations / DOCTYPE internal subset, root never closed)`,
 );

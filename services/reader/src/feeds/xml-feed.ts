@@ -295,7 +295,10 @@ const escapeAttribute = (t: string) => escapeText(t).replace(/"/g, '&quot;');
 
 /** What windows-1252 puts at 0x80–0x9F, for those of its bytes that are mapped. */
 const C1_AS_WINDOWS_1252 = new Map(
-  [...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ'].map((c, i) => [String.fromCharCode(0x80 + i), c]),
+  [...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ'].map((c, i) => [
+    String.fromCharCode(0x80 + i),
+    c,
+  ]),
 );
 
 /**
