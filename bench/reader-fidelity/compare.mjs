@@ -278,6 +278,12 @@ const DIFFERENCES = [
   // Only http(s) links are stored: a javascript:, data: or mailto: entry link is not a web page.
   (field, fp) =>
     field === 'link' && fp !== '' && !/^https?:/i.test(fp) ? 'non-http(s) link not stored' : null,
+  // RFC 4287 §4.2.1: an Atom entry without authors has its source's, else its feed's; feedparser
+  // leaves the entry's author empty.
+  (field, fp, ours, feed) =>
+    field === 'author' && fp === '' && feed.fpVersion?.startsWith('atom')
+      ? "an Atom entry without authors has its source's or feed's (RFC 4287 §4.2.1)"
+      : null,
   // Content-Location is not a base URI (RFC 9110 §8.7 dropped RFC 2616's rule); the request URL is.
   (field, fp, ours, feed) =>
     field === 'link' && feed.headers['content-location'] ? 'Content-Location is not a base URI' : null,
@@ -299,6 +305,12 @@ const KNOWN = [
     'date',
     'RFC 822 without a zone is UTC and `2020/1/10 14:33:00` is 10 January (issue 18); feedparser reads none / 1 November',
   ],
+  [
+    'a comment with markup before the RSS root',
+    'author',
+    'feedparser 6.0.10 cuts `ann@comment.example (Ann)` into "ple (Ann"',
+  ],
+  ['date: dcterms issued', 'author', 'feedparser 6.0.10 cuts `pat@dates.example (Pat)` into "ple (Pat"'],
   // feedparser's test suite.
   [
     'wellformed/atom/entry_link_no_href_link_priority.xml',
@@ -419,6 +431,7 @@ for (const feed of feeds) {
     continue;
   }
   comparedFeeds++;
+  feed.fpVersion = fp.version;
   record(
     feed,
     'feedTitle',

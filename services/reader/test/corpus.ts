@@ -569,4 +569,22 @@ export const CORPUS: CorpusCase[] = [
     contentType: XML,
     entry: { title: 'don\u2019t', url: 'https://c1.example/1', content: 'it\u2019s \u201cquoted\u201d' },
   },
+  {
+    name: 'an Atom entry without authors has the feed authors (RFC 4287 §4.2.1)',
+    body: file('authors-entry-and-feed.xml'),
+    contentType: 'application/atom+xml',
+    entry: { title: 'No author of its own', url: 'https://feedauthors.example/1', author: 'Fay' },
+  },
+  {
+    name: 'an Atom entry with an author keeps its own',
+    body: file('authors-entry-and-feed.xml'),
+    contentType: 'application/atom+xml',
+    entry: { title: 'Its own author', url: 'https://feedauthors.example/2', author: 'Gil' },
+  },
+  {
+    name: 'neither the channel dc:creator nor an item dc:publisher is the item author',
+    body: file('rss-channel-creator.xml'),
+    contentType: XML,
+    entry: { title: 'Published by an editor', url: 'https://publisher.example/1', author: null },
+  },
 ];

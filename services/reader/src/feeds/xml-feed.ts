@@ -6,6 +6,7 @@ import type { EnclosureDoc } from '../store/index.js';
 import { parseFeedDate } from './dates.js';
 import { entryUrl, httpUrl, plainText } from './html.js';
 import {
+  feedAuthorNames,
   itemAuthor,
   itemContent,
   itemDate,
@@ -275,7 +276,9 @@ function mapItem(item: FeedParserItem, feedUrl: string): ParsedItem {
     guid: typeof item.guid === 'string' && item.guid.trim() !== '' ? item.guid.trim().slice(0, 2048) : null,
     link,
     title: title === undefined ? plainText(item.title) : title,
-    author: author === undefined ? plainText(item.author, 200) : author,
+    // The entry's own authors only (not dc:publisher, not the channel's dc:creator, which npm feedparser
+    // hands down); an Atom feed's authors are given to entries without any at the end of the document.
+    author: author ?? null,
     contentHtml: itemContent(item as RawItem),
     published:
       itemDate(item as RawItem) ??
@@ -462,6 +465,9 @@ export async function parseXmlFeed(document: string, feedUrl: string): Promise<P
       }
       if (failure && items.length === 0)
         return reject(new FeedParseError(`malformed XML: ${failure.message}`));
+      // RFC 4287 §4.2.1: an Atom entry without authors (its own or its source's) has the feed's.
+      const feedAuthors = type === 'atom' && meta ? feedAuthorNames(meta) : null;
+      if (feedAuthors) for (const item of items) item.author ??= feedAuthors;
       resolve({
         format: type === 'atom' ? 'atom' : 'rss',
         title: feedTitle(meta),

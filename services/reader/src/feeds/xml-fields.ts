@@ -208,3 +208,15 @@ export function itemAuthor(item: RawItem): string | null | undefined {
   const unique = [...new Set(names)];
   return unique.length === 0 ? undefined : truncateText(unique.join(', '), 200);
 }
+
+/** The authors of an Atom feed (its `<author>` elements), joined; null when it names none. */
+export function feedAuthorNames(meta: RawItem): string | null {
+  const names = [
+    ...new Set(
+      atomAuthors(meta, 'atom:author')
+        .map(personName)
+        .filter((n) => n !== ''),
+    ),
+  ];
+  return names.length === 0 ? null : truncateText(names.join(', '), 200);
+}
