@@ -567,8 +567,10 @@ if (fpFailed.length > 0) console.log(`feedparser crashed on ${fpFailed.length} f
 const byWhy = new Map();
 for (const d of documentedList)
   byWhy.set(`${d.field}: ${d.why}`, (byWhy.get(`${d.field}: ${d.why}`) ?? 0) + 1);
-if (byWhy.size > 0)
-  console.log(`documented differences: ${[...byWhy].map(([k, v]) => `${k} (${v})`).join('; ')}`);
+if (byWhy.size > 0) {
+  console.log('documented differences (count, field: reason):');
+  for (const [k, v] of byWhy) console.log(`  ${String(v).padStart(3)}  ${k}`);
+}
 console.log(
   `\ndisagreements (${disagreements.length}${disagreements.length > SHOW ? `, first ${SHOW}; --show=N or --json=FILE for all` : ''}):`,
 );
