@@ -415,4 +415,176 @@ export const CORPUS: CorpusCase[] = [
       summary: 'Old maps are lovely.',
     },
   },
+  // Rules found by comparing with Python feedparser's own test suite (bench/reader-fidelity)
+  {
+    name: 'Atom 0.3 mode="xml" inline XHTML in titles and content; escaped text in it stays text',
+    body: file('atom03-inline-markup.xml'),
+    contentType: 'application/atom+xml',
+    feedTitle: 'Inline feed title',
+    entry: {
+      title: 'History of the <blink> tag',
+      url: 'https://inline03.example/blink',
+      published: '2026-11-18T10:00:00.000000Z',
+      content: '<div>safe <b>description</b></div>',
+    },
+  },
+  {
+    name: 'undeclared markup inside an Atom text title and summary is markup',
+    body: file('atom03-inline-markup.xml'),
+    contentType: 'application/atom+xml',
+    entry: {
+      title: 'Naked markup in a title',
+      url: 'https://inline03.example/naked',
+      content: 'A summary with <em>naked</em> markup.',
+    },
+  },
+  {
+    name: 'a script in a declared-HTML Atom title is not part of the title',
+    body: file('atom03-inline-markup.xml'),
+    contentType: 'application/atom+xml',
+    entry: { title: 'safe title', url: 'https://inline03.example/script-title' },
+  },
+  {
+    name: 'Atom 1.0 content of a non-text media type is base64 (RFC 4287 §4.1.3.3)',
+    body: file('atom-base64-media-type.xml'),
+    contentType: 'application/atom+xml',
+    entry: {
+      title: 'Example <b>Atom</b>',
+      url: 'https://b64type.example/1',
+      content: '&lt;p&gt;History of the &amp;lt;blink&amp;gt; tag&lt;/p&gt;',
+    },
+  },
+  {
+    name: 'RSS <body> is content, its script dropped',
+    body: file('rss-more-content-sources.xml'),
+    contentType: XML,
+    feedTitle: 'More content sources',
+    entry: { title: 'Body', url: 'https://sources2.example/body', content: 'From <b>body</b> markup' },
+  },
+  {
+    name: 'RSS <fullitem> is content',
+    body: file('rss-more-content-sources.xml'),
+    contentType: XML,
+    entry: { title: 'Fullitem', url: 'https://sources2.example/fullitem', content: '<p>From fullitem</p>' },
+  },
+  {
+    name: 'a plain media:description in a media:group is the text',
+    body: file('rss-more-content-sources.xml'),
+    contentType: XML,
+    entry: { url: 'https://sources2.example/media', content: 'Plain &lt;b&gt; media text' },
+  },
+  {
+    name: 'media:title is the title when there is no other; <updated> in RSS dates the item',
+    body: file('rss-more-content-sources.xml'),
+    contentType: XML,
+    entry: {
+      title: 'Media title as the title',
+      url: 'https://sources2.example/media-title',
+      published: '2026-11-19T07:00:00.000000Z',
+    },
+  },
+  {
+    name: 'an Atom entry with only a rel="self" link has no link',
+    body: file('links-alternate-and-guids.xml'),
+    contentType: 'application/atom+xml',
+    pick: 'Only a self link',
+    entry: { url: null },
+  },
+  {
+    name: 'an Atom id that is an http(s) URL is the link when there is none',
+    body: file('links-alternate-and-guids.xml'),
+    contentType: 'application/atom+xml',
+    entry: { title: 'An http id and no link', url: 'https://links.example/posts/2' },
+  },
+  {
+    name: 'an RSS guid with isPermaLink="false" is not a link',
+    body: file('rss-guid-not-permalink.xml'),
+    contentType: XML,
+    pick: 'Not a permalink',
+    entry: { url: null },
+  },
+  {
+    name: 'an RSS guid that is a permalink is the link',
+    body: file('rss-guid-not-permalink.xml'),
+    contentType: XML,
+    entry: { title: 'A permalink', url: 'https://guids.example/posts/2' },
+  },
+  {
+    name: 'an Atom-style <link href> in RSS is the link',
+    body: file('rss-guid-not-permalink.xml'),
+    contentType: XML,
+    entry: { title: 'Atom-style link in RSS', url: 'https://guids.example/posts/3' },
+  },
+  {
+    name: '<feed> without the Atom default namespace is read as Atom',
+    body: file('feed-without-atom-namespace.xml'),
+    contentType: XML,
+    feedTitle: 'No default namespace',
+    entry: {
+      title: 'Read as Atom',
+      url: 'https://nons.example/1',
+      author: 'Noa',
+      published: '2026-11-18T10:00:00.000000Z',
+    },
+  },
+  {
+    name: 'a prefixed <r:rss> root',
+    body: file('rss-prefixed-root.xml'),
+    contentType: XML,
+    feedTitle: 'Prefixed RSS',
+    entry: {
+      title: 'In a prefix',
+      url: 'https://prefixed.example/1',
+      published: '2026-11-18T10:00:00.000000Z',
+    },
+  },
+  {
+    name: 'a CDF channel: ITEM HREF, LASTMOD and ABSTRACT',
+    body: file('cdf-channel.xml'),
+    contentType: XML,
+    feedTitle: 'A CDF channel',
+    entry: {
+      title: 'CDF item',
+      url: 'https://cdf.example/1',
+      published: '2004-04-07T04:05:43.000000Z',
+      content: 'From the abstract',
+    },
+  },
+  ...(['utf-32le', 'utf-32be'] as const).map((encoding) => ({
+    name: `${encoding.toUpperCase()} without a BOM is recognised by its first character`,
+    body: () =>
+      iconv.encode(legacyRss('utf-8', 'Vier Bytes \u00e0 la fois', 'UTF-32')().toString('utf8'), encoding),
+    contentType: XML,
+    entry: { title: 'Vier Bytes \u00e0 la fois' },
+  })),
+  {
+    name: 'C1 controls in UTF-8 (raw or &#146;) are the windows-1252 characters they were meant as',
+    body: () =>
+      Buffer.from(
+        '<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>C1</title>' +
+          '<item><title>don\u0092t</title><link>https://c1.example/1</link>' +
+          '<description>it&#146;s \u0093quoted\u0094</description></item></channel></rss>',
+        'utf8',
+      ),
+    contentType: XML,
+    entry: { title: 'don\u2019t', url: 'https://c1.example/1', content: 'it\u2019s \u201cquoted\u201d' },
+  },
+  {
+    name: 'an Atom entry without authors has the feed authors (RFC 4287 §4.2.1)',
+    body: file('authors-entry-and-feed.xml'),
+    contentType: 'application/atom+xml',
+    entry: { title: 'No author of its own', url: 'https://feedauthors.example/1', author: 'Fay' },
+  },
+  {
+    name: 'an Atom entry with an author keeps its own',
+    body: file('authors-entry-and-feed.xml'),
+    contentType: 'application/atom+xml',
+    entry: { title: 'Its own author', url: 'https://feedauthors.example/2', author: 'Gil' },
+  },
+  {
+    name: 'neither the channel dc:creator nor an item dc:publisher is the item author',
+    body: file('rss-channel-creator.xml'),
+    contentType: XML,
+    entry: { title: 'Published by an editor', url: 'https://publisher.example/1', author: null },
+  },
 ];

@@ -69,8 +69,10 @@ function bomOf(body: Buffer): { encoding: string; length: number } | null {
   return null;
 }
 
-/** UTF-16 without a BOM, recognised by `<?` in two-byte units (XML 1.0 Appendix F). */
+/** UTF-32 or UTF-16 without a BOM, recognised by `<` or `<?` in four- or two-byte units (XML 1.0 Appendix F). */
 function utf16Sniff(body: Buffer): string | null {
+  if (body[0] === 0 && body[1] === 0 && body[2] === 0 && body[3] === 0x3c) return 'utf-32be';
+  if (body[0] === 0x3c && body[1] === 0 && body[2] === 0 && body[3] === 0) return 'utf-32le';
   if (body[0] === 0x3c && body[1] === 0 && body[2] === 0x3f && body[3] === 0) return 'utf-16le';
   if (body[0] === 0 && body[1] === 0x3c && body[2] === 0 && body[3] === 0x3f) return 'utf-16be';
   return null;

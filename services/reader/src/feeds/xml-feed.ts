@@ -3,8 +3,10 @@
 // only the five predefined entities (plus numeric references) are decoded.
 import FeedParser from 'feedparser';
 import type { EnclosureDoc } from '../store/index.js';
+import { parseFeedDate } from './dates.js';
 import { entryUrl, httpUrl, plainText } from './html.js';
 import {
+  feedAuthorNames,
   itemAuthor,
   itemContent,
   itemDate,
@@ -132,10 +134,51 @@ function rootName(body: string): string | null {
   return findRoot(body)?.name ?? null;
 }
 
-/** Does the document look like RSS, RDF or Atom (root element name)? */
+/**
+ * Does the document look like RSS, RDF, Atom or CDF (root element name)? A prefixed `<r:rss>` and a
+ * `<feed>` in another namespace or none count, as Python feedparser reads them.
+ */
 export function looksLikeXmlFeed(body: string): boolean {
   const name = rootName(body);
-  return name === 'rss' || name === 'feed' || name === 'rdf:rdf' || (name?.endsWith(':rdf') ?? false);
+  if (name === null) return false;
+  const local = name.slice(name.indexOf(':') + 1);
+  return local === 'rss' || local === 'rdf' || name === 'feed' || name === 'channel';
+}
+
+const ATOM_10 = 'http://www.w3.org/2005/Atom';
+const ATOM_03 = 'http://purl.org/atom/ns#';
+
+/**
+ * The document as the parser can read it. feedparser (npm) knows a feed only by its root: `<rss>`, an
+ * RDF root, or `<feed>` in an Atom namespace. Python feedparser also reads
+ * - `<feed>` without the Atom namespace (none, or another): its root is given Atom's default namespace
+ *   (0.3's for `version="0.3"`);
+ * - `<r:rss xmlns:r="…">`: the prefix is dropped from the tags;
+ * - CDF (`<CHANNEL>` of `<ITEM HREF LASTMOD>` with `<TITLE>`, `<ABSTRACT>`): wrapped in an `<rss>`
+ *   root, its item attributes read in `mapItem`.
+ */
+function readable(body: string): string {
+  const root = findRoot(body);
+  if (root === null) return body;
+  const end = body.indexOf('>', root.index);
+  if (end < 0) return body;
+  const tag = body.slice(root.index, end + 1);
+  if (root.name === 'feed') {
+    const declared = /\sxmlns\s*=\s*(["'])(.*?)\1/.exec(tag)?.[2];
+    if (declared === ATOM_10 || declared === ATOM_03) return body;
+    const ns = /\sversion\s*=\s*["']0\.3["']/.test(tag) ? ATOM_03 : ATOM_10;
+    const rewritten = `<feed xmlns="${ns}"${tag.slice(5).replace(/\sxmlns\s*=\s*(["']).*?\1/, '')}`;
+    return body.slice(0, root.index) + rewritten + body.slice(end + 1);
+  }
+  if (root.name === 'channel') {
+    return `${body.slice(0, root.index)}<rss version="cdf">${body.slice(root.index)}</rss>`;
+  }
+  const prefix = /^([A-Za-z_][\w.-]*):rss$/i.exec(root.name)?.[1];
+  if (prefix !== undefined) {
+    const tags = new RegExp(`<(/?)${prefix}:`, 'gi');
+    return body.slice(0, root.index) + body.slice(root.index).replace(tags, '<$1');
+  }
+  return body;
 }
 
 /**
@@ -156,6 +199,7 @@ interface FeedParserItem {
   summary?: string | null;
   link?: string | null;
   origlink?: string | null;
+  permalink?: string | null;
   author?: string | null;
   guid?: string | null;
   date?: Date | null;
@@ -191,25 +235,56 @@ function validDate(d: Date | null | undefined): Date | null {
 
 function feedTitle(meta: Record<string, unknown> | undefined): string | null {
   const atom = meta ? nodes(meta, 'atom:title')[0] : undefined;
-  if (atom) return constructText(construct(atom));
+  if (atom) return constructText(construct(atom), 1000, false);
   const rss = meta
     ? [...nodes(meta, 'rss:title'), ...nodes(meta, 'rdf:title'), ...nodes(meta, 'dc:title')][0]
     : undefined;
   return rss ? rssText(rss) : plainText(meta?.title);
 }
 
+/**
+ * The entry's link, fragment kept; feedparser has resolved hrefs against xml:base and the document
+ * URL. A canonical link first; in Atom the `alternate` link (no `rel` means alternate; `self` is the
+ * entry document, not the page; an Atom 0.3 link may carry its URL as text); in RSS `<link>`. Without
+ * one, a guid that is a permalink (RSS: not `isPermaLink="false"`) or an Atom id that is an absolute
+ * http(s) URL, as Python feedparser does.
+ */
+function itemLink(item: FeedParserItem, feedUrl: string): string | null {
+  const canonical = entryUrl(item.origlink, feedUrl);
+  if (canonical) return canonical;
+  const raw = item as RawItem;
+  // Atom's <link href rel>, or RSS's <link>URL</link> (RSS feeds written with Atom-style links too).
+  for (const l of ['atom:link', 'rss:link', 'rdf:link'].flatMap((key) => nodes(raw, key))) {
+    const rel = (l['@']?.rel ?? '').trim().toLowerCase();
+    if (rel !== '' && rel !== 'alternate') continue;
+    const url = entryUrl(l['@']?.href || l['#'], feedUrl);
+    if (url) return url;
+  }
+  // CDF: <ITEM HREF="…">.
+  const cdf = entryUrl((raw['rss:@'] as Record<string, string> | undefined)?.href, feedUrl);
+  if (cdf) return cdf;
+  const guid = typeof item.guid === 'string' ? item.guid.trim() : '';
+  const permalink = nodes(raw, 'atom:id').length > 0 || typeof item.permalink === 'string';
+  return permalink && /^https?:\/\//i.test(guid) ? entryUrl(guid, feedUrl) : null;
+}
+
 function mapItem(item: FeedParserItem, feedUrl: string): ParsedItem {
-  // feedparser has resolved these against xml:base and the document URL; the fragment is kept.
-  const link = entryUrl(item.origlink, feedUrl) ?? entryUrl(item.link, feedUrl);
+  const link = itemLink(item, feedUrl);
   const title = itemTitle(item as RawItem);
   const author = itemAuthor(item as RawItem);
   return {
     guid: typeof item.guid === 'string' && item.guid.trim() !== '' ? item.guid.trim().slice(0, 2048) : null,
     link,
     title: title === undefined ? plainText(item.title) : title,
-    author: author === undefined ? plainText(item.author, 200) : author,
+    // The entry's own authors only (not dc:publisher, not the channel's dc:creator, which npm feedparser
+    // hands down); an Atom feed's authors are given to entries without any at the end of the document.
+    author: author ?? null,
     contentHtml: itemContent(item as RawItem),
-    published: itemDate(item as RawItem) ?? validDate(item.pubdate) ?? validDate(item.date),
+    published:
+      itemDate(item as RawItem) ??
+      parseFeedDate((item['rss:@'] as Record<string, string> | undefined)?.lastmod) ?? // CDF
+      validDate(item.pubdate) ??
+      validDate(item.date),
     enclosure: enclosureOf(item, link ?? feedUrl),
     jsonFeed: null,
   };
@@ -221,6 +296,25 @@ const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'embed', 'hr', 'img', 'input
 const escapeText = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttribute = (t: string) => escapeText(t).replace(/"/g, '&quot;');
 
+/** What windows-1252 puts at 0x80–0x9F, for those of its bytes that are mapped. */
+const C1_AS_WINDOWS_1252 = new Map(
+  [...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ'].map((c, i) => [
+    String.fromCharCode(0x80 + i),
+    c,
+  ]),
+);
+
+/**
+ * C1 control characters (U+0080–U+009F, raw or as `&#146;`) are never meant as text: they are
+ * windows-1252 bytes mislabelled as Latin-1 or Unicode, and read as the “smart quotes” they were
+ * written as, as HTML's numeric references and Python feedparser read them.
+ */
+function windows1252Controls(text: string): string {
+  return /[\u0080-\u009f]/.test(text)
+    ? text.replace(/[\u0080-\u009f]/g, (c) => C1_AS_WINDOWS_1252.get(c) ?? c)
+    : text;
+}
+
 interface SaxTag {
   name: string;
   local?: string;
@@ -229,8 +323,33 @@ interface SaxTag {
 interface FeedParserInternals {
   in_xhtml: boolean;
   xhtml: { '#name'?: string; '#'?: string };
-  stack: Array<{ '@'?: Record<string, string> }>;
+  stack: Array<{
+    '@'?: Record<string, string>;
+    '#'?: string;
+    '#name'?: string;
+    '#local'?: string;
+    '#uri'?: string;
+  }>;
 }
+
+/**
+ * Elements whose content is text or markup: Atom text constructs (1.0 and 0.3 names) and RSS's text
+ * and content elements. An element inside one of them is markup written inline (Atom 0.3
+ * `mode="xml"`, an XHTML `<div>` with a `type` other than xhtml, or undeclared `<b>` in a title), as
+ * Python feedparser reads it, not a child element of the feed.
+ */
+const TEXT_CONTAINERS = new Set([
+  'title', 'subtitle', 'tagline', 'summary', 'content', 'rights', 'copyright', 'info', 'description',
+  'body', 'fullitem', 'encoded',
+]); // prettier-ignore
+/** The vocabularies those names are read in (none: RSS 0.9x/2.0 without a namespace). */
+const TEXT_NAMESPACES = new Set([
+  '', 'http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#', 'http://purl.org/rss/1.0/',
+  'http://my.netscape.com/rdf/simple/0.9/', 'http://backend.userland.com/rss2',
+  'http://purl.org/rss/1.0/modules/content/', 'http://purl.org/dc/elements/1.1/',
+]); // prettier-ignore
+/** Types under which inline text is already HTML (its markup arrived escaped): not escaped again. */
+const HTML_TYPES = new Set(['html', 'text/html']);
 
 /**
  * feedparser serialises inline XHTML (Atom type="xhtml") from sax events, but writes text and
@@ -243,17 +362,39 @@ class FaithfulFeedParser extends (FeedParser as unknown as new (options: FeedPar
     return this as unknown as FeedParserInternals;
   }
 
-  handleText(text: string): void {
+  /** Inline markup inside an html-typed construct: its text is HTML source, kept as it is. */
+  private inlineHtml = false;
+
+  handleText(raw: string): void {
+    const text = windows1252Controls(raw);
     const p = this.internals;
-    if (p.in_xhtml) p.xhtml['#'] += escapeText(text);
+    if (p.in_xhtml) p.xhtml['#'] += this.inlineHtml ? text : escapeText(text);
     else (FeedParser.prototype as unknown as { handleText(t: string): void }).handleText.call(this, text);
   }
 
   handleOpenTag(node: SaxTag): void {
     const p = this.internals;
+    const parent = p.stack[0];
     if (!p.in_xhtml && node.local === 'body' && node.uri === XHTML_NS) {
       p.in_xhtml = true;
+      this.inlineHtml = false;
       p.xhtml = { '#name': node.name, '#': '' };
+    } else if (
+      !p.in_xhtml &&
+      parent?.['#name'] &&
+      TEXT_CONTAINERS.has(parent['#local'] ?? '') &&
+      TEXT_NAMESPACES.has(parent['#uri'] ?? '')
+    ) {
+      // An element inside a text construct: the construct holds inline markup from here on. The text
+      // read so far moves into the markup; a construct typed as text becomes XHTML.
+      const attrs = (parent['@'] ??= {});
+      const type = (attrs.type ?? '').trim().toLowerCase();
+      this.inlineHtml = HTML_TYPES.has(type);
+      if (!this.inlineHtml) attrs.type = 'xhtml';
+      const before = parent['#'] ?? '';
+      parent['#'] = '';
+      p.in_xhtml = true;
+      p.xhtml = { '#name': parent['#name'], '#': this.inlineHtml ? before : escapeText(before) };
     }
     const before = p.in_xhtml ? (p.xhtml['#'] ?? '').length : -1;
     (FeedParser.prototype as unknown as { handleOpenTag(n: SaxTag): void }).handleOpenTag.call(this, node);
@@ -289,7 +430,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Above this size, each linear pre-check of a document gets its own turn of the event loop. */
 const LARGE_DOCUMENT = 256 * 1024;
 
-export async function parseXmlFeed(body: string, feedUrl: string): Promise<ParsedFeed> {
+export async function parseXmlFeed(document: string, feedUrl: string): Promise<ParsedFeed> {
+  const body = readable(document);
   const large = body.length > LARGE_DOCUMENT;
   refuseEntityDeclarations(body);
   refuseUnclosedRoot(body);
@@ -323,6 +465,9 @@ export async function parseXmlFeed(body: string, feedUrl: string): Promise<Parse
       }
       if (failure && items.length === 0)
         return reject(new FeedParseError(`malformed XML: ${failure.message}`));
+      // RFC 4287 §4.2.1: an Atom entry without authors (its own or its source's) has the feed's.
+      const feedAuthors = type === 'atom' && meta ? feedAuthorNames(meta) : null;
+      if (feedAuthors) for (const item of items) item.author ??= feedAuthors;
       resolve({
         format: type === 'atom' ? 'atom' : 'rss',
         title: feedTitle(meta),

@@ -31,6 +31,15 @@ function textOf(node: RawNode | undefined): string | null {
   return typeof t === 'string' && t.trim() !== '' ? t : null;
 }
 
+/**
+ * RFC 4287 §4.1.3.3: content of a media type that is neither text/*, nor XML, nor text/html/xhtml is
+ * base64-encoded (`type="application/octet-stream"`).
+ */
+function isBase64Type(type: string): boolean {
+  if (!type.includes('/') || type.startsWith('text/')) return false;
+  return !(type.endsWith('+xml') || type.endsWith('/xml') || type === 'application/xml-dtd');
+}
+
 /** A text construct: its value as HTML or as plain text, per its type (and Atom 0.3's mode). */
 export interface Construct {
   kind: 'text' | 'html';
@@ -42,7 +51,7 @@ export function construct(node: RawNode | undefined): Construct | null {
   if (value === null || node === undefined) return null;
   const attrs = node['@'] ?? {};
   const type = (attrs.type ?? 'text').trim().toLowerCase();
-  if ((attrs.mode ?? '').trim().toLowerCase() === 'base64') {
+  if ((attrs.mode ?? '').trim().toLowerCase() === 'base64' || isBase64Type(type)) {
     value = Buffer.from(value.replace(/\s+/g, ''), 'base64').toString('utf8');
     if (value.trim() === '') return null;
   }
@@ -53,9 +62,9 @@ export function construct(node: RawNode | undefined): Construct | null {
 }
 
 /** Plain text of a construct: HTML decoded once and its tags dropped (their words kept); text as it is. */
-export function constructText(c: Construct | null, max = 1000): string | null {
+export function constructText(c: Construct | null, max = 1000, everything = true): string | null {
   if (c === null) return null;
-  const text = c.kind === 'html' ? htmlToText(c.value, true) : c.value.replace(/\s+/g, ' ').trim();
+  const text = c.kind === 'html' ? htmlToText(c.value, everything) : c.value.replace(/\s+/g, ' ').trim();
   return text === '' ? null : truncateText(text, max);
 }
 
@@ -93,15 +102,18 @@ export function rssText(node: RawNode | undefined, max = 1000): string | null {
   return constructText({ kind: looksLikeHtml(value) ? 'html' : 'text', value }, max);
 }
 
-const RSS_TITLE_KEYS = ['rss:title', 'rdf:title', 'dc:title'];
+const RSS_TITLE_KEYS = ['rss:title', 'rdf:title', 'dc:title', 'media:title'];
 /** Full content before summaries; `xhtml:body` is serialised by the parser like Atom xhtml. */
-const CONTENT_KEYS = ['atom:content', 'content:encoded', 'xhtml:body'];
+const CONTENT_KEYS = ['atom:content', 'content:encoded', 'xhtml:body', 'rss:body', 'rss:fullitem'];
 const SUMMARY_KEYS = [
   'rss:description',
   'rdf:description',
   'atom:summary',
   'dc:description',
   'itunes:summary',
+  'rss:summary',
+  'rss:abstract', // CDF
+  'media:description',
 ];
 /**
  * Publication dates first, then modification dates (an entry with only `updated` is dated by it), in
@@ -109,7 +121,8 @@ const SUMMARY_KEYS = [
  */
 const DATE_KEYS = [
   'atom:published', 'atom:issued', 'rss:pubdate', 'rdf:pubdate', 'dcterms:issued', 'dcterms:created',
-  'dc:date', 'dcterms:date', 'atom:updated', 'atom:modified', 'dcterms:modified', 'atom:created',
+  'dc:date', 'dcterms:date', 'atom:updated', 'atom:modified', 'rss:updated', 'dcterms:modified',
+  'atom:created',
 ]; // prettier-ignore
 
 /**
@@ -118,7 +131,8 @@ const DATE_KEYS = [
  */
 export function itemTitle(item: RawItem): string | null | undefined {
   const atom = first(item, ['atom:title']);
-  if (atom !== undefined) return constructText(construct(atom));
+  // Declared HTML: a <script> in it is script, not words of the title (as Python feedparser reads it).
+  if (atom !== undefined) return constructText(construct(atom), 1000, false);
   const rss = first(item, RSS_TITLE_KEYS);
   return rss === undefined ? undefined : rssText(rss);
 }
@@ -126,9 +140,14 @@ export function itemTitle(item: RawItem): string | null | undefined {
 /** HTML of the first content source that has any, each read by its type. */
 export function itemContent(item: RawItem): string | null {
   for (const key of [...CONTENT_KEYS, ...SUMMARY_KEYS]) {
-    for (const node of nodes(item, key)) {
+    // Media RSS puts its description in the item or in a media:group.
+    const found =
+      key === 'media:description'
+        ? [...nodes(item, key), ...nodes(item, 'media:group').flatMap((g) => nodes(g, key))]
+        : nodes(item, key);
+    for (const node of found) {
       if (key === 'atom:content' && node['@']?.src) continue; // out-of-line content
-      const c = key.startsWith('atom:') ? construct(node) : html(node);
+      const c = key.startsWith('atom:') || key === 'media:description' ? construct(node) : html(node);
       const out = constructHtml(c);
       if (out !== null) return out;
     }
@@ -188,4 +207,16 @@ export function itemAuthor(item: RawItem): string | null | undefined {
   }
   const unique = [...new Set(names)];
   return unique.length === 0 ? undefined : truncateText(unique.join(', '), 200);
+}
+
+/** The authors of an Atom feed (its `<author>` elements), joined; null when it names none. */
+export function feedAuthorNames(meta: RawItem): string | null {
+  const names = [
+    ...new Set(
+      atomAuthors(meta, 'atom:author')
+        .map(personName)
+        .filter((n) => n !== ''),
+    ),
+  ];
+  return names.length === 0 ? null : truncateText(names.join(', '), 200);
 }
