@@ -221,13 +221,16 @@ for (let i = 0; i < UNREAD; i++) {
     categories: [],
   });
 }
-// Until feeds has indexed them all (its consumers run asynchronously).
-const deadline = Date.now() + 60_000;
+// Until feeds has indexed and stored them all (its consumers run asynchronously; the count comes from
+// its index, the timeline's items from its store).
+const deadline = Date.now() + 120_000;
 for (;;) {
   const channels = await call('GET', '/microsub?action=channels', { token });
   const unread = channels.channels.find((c) => c.uid === 'default')?.unread;
-  if (unread === UNREAD) break;
-  if (Date.now() > deadline) throw new Error(`the default channel shows ${unread} unread, not ${UNREAD}`);
+  const page = await call('GET', '/microsub?action=timeline&channel=default&limit=1', { token });
+  if (unread === UNREAD && page.items[0]?._id === unreadIds[unreadIds.length - 1]) break;
+  if (Date.now() > deadline)
+    throw new Error(`the default channel shows ${unread} unread, not ${UNREAD}, or not the newest post`);
   await new Promise((r) => setTimeout(r, 200));
 }
 
