@@ -71,7 +71,12 @@ export async function unreadCount(
 
 const WRITE_ATTEMPTS = 8;
 
-/** Compare-and-set on the state document: `change` is applied to the newest state until it sticks. */
+/**
+ * Compare-and-set on the state document: `change` is applied to the newest state until it sticks.
+ * The first attempt starts from the state this process last read or wrote (a client's mark usually
+ * follows its timeline read), so it is one store write; a state changed since (another request,
+ * another replica) fails the compare-and-set and is read again.
+ */
 async function update(
   ctx: MicrosubContext,
   userId: number,
@@ -79,7 +84,8 @@ async function update(
   change: (state: ChannelState) => ChannelState,
 ): Promise<void> {
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-    const current = await channelState(ctx, userId, channel);
+    const guess = attempt === 0 ? ctx.store.lastSeenChannelState(userId, channel.uid) : undefined;
+    const current = guess ?? (await channelState(ctx, userId, channel));
     if (await ctx.store.replaceChannelState(current, change(current))) return;
   }
   throw internalError(
