@@ -128,8 +128,9 @@ async function unreadCounts(server) {
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-microsub-'));
-  const server = await startServer(dataDir);
+  let server;
   try {
+    server = await startServer(dataDir);
     log(
       `Murmur started in ${Math.round(server.startMs)} ms (feeds store seeded in ${server.seedSeconds.toFixed(1)} s: ${server.users} users, ${server.posts} posts, ${server.follows} follow edges); u1 follows 2,000 and has ${server.unreadIds.length} unread`,
     );
@@ -213,7 +214,7 @@ async function main() {
     log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, store ${STORE}`);
     if (flag('json')) console.log(JSON.stringify(results, null, 2));
   } finally {
-    await server.stop();
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
