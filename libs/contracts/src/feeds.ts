@@ -76,6 +76,38 @@ export const timelineGet = defineRequest(
   }),
 );
 
+/** A place in a timeline in feeds' own order: publication time in milliseconds, then post id. */
+export const timelinePositionSchema = z.object({
+  ms: z.number().int(),
+  id: z.number().int().min(0),
+});
+
+/**
+ * Where the items of a user's timeline are, newest first, without the posts themselves (no bodies,
+ * no authors): what counting unread items or finding an item needs. `since` keeps only items newer
+ * than it (exclusive); `before` is a cursor of `timelineGet` or of this request. The answer holds the
+ * newest `limit` items in that range and, when more remain in it, a `before` cursor for the rest
+ * (usable with `timelineGet` too). Each item's `publishedAt` is what `timelineGet` gives for it.
+ * An unknown user → 404; a malformed cursor → 400.
+ */
+export const timelinePositions = defineRequest(
+  'feeds',
+  'timeline',
+  'positions',
+  z.object({
+    userId: userIdSchema,
+    kind: timelineKindSchema,
+    before: z.string().max(200).optional(),
+    since: timelinePositionSchema.optional(),
+    limit: z.number().int().min(1).max(5000).default(1000),
+  }),
+  z.object({
+    items: z.array(z.object({ id: z.string(), publishedAt: z.string() })),
+    /** Cursor for the next older items within `since`; absent when there are none. */
+    before: z.string().optional(),
+  }),
+);
+
 /** Whom to follow: a username, or a profile URL (`me`) of a user of this service. */
 const followTargetSchema = z.union([
   z.object({ userId: userIdSchema, username: z.string().min(1).max(64) }),

@@ -14,7 +14,7 @@ import type { FeedsContext } from './domain/context.js';
 import { follow, followeesOf, resolveTarget, unfollow } from './domain/follows.js';
 import { extractArticleAt } from './domain/pages.js';
 import { revisionOf } from './domain/revisions.js';
-import { timelinePage } from './domain/timelines.js';
+import { timelinePage, timelinePositions } from './domain/timelines.js';
 import {
   findUserById,
   NO_SUCH_USER,
@@ -105,6 +105,16 @@ export async function wireBus(ctx: FeedsContext): Promise<Subscription[]> {
         }),
         ...(page.before ? { before: page.before } : {}),
         ...(page.after ? { after: page.after } : {}),
+      };
+    }),
+    bus.handle(feeds.timelinePositions, async (query) => {
+      const { heads, before } = await timelinePositions(ctx, query, await userOr404(ctx, query.userId));
+      return {
+        items: heads.map((h) => ({
+          id: String(h.id),
+          publishedAt: formatOffsetTime(new Date(h.publishedAtMs)),
+        })),
+        ...(before ? { before } : {}),
       };
     }),
     bus.handle(feeds.followCreate, async (query, { headers }) => {

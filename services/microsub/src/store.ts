@@ -50,8 +50,18 @@ export type DirectorySiteDoc = {
   rev: number;
 };
 
+/**
+ * Channel states this process last read or wrote, kept as the first guess of a compare-and-set write
+ * (so a mark costs one store round trip instead of a read and a write). Never answers a read: a
+ * guess another replica made stale fails its compare-and-set on `rev` and the write re-reads.
+ * Bounded in entries and in the size of each state kept.
+ */
+const GUESSES = 1000;
+const GUESS_MAX_IDS = 2000;
+
 export class MicrosubStore {
   private readonly states: Collection<ChannelStateDoc>;
+  private readonly guesses = new Map<string, ChannelStateDoc>();
   private readonly users: Collection<DirectoryUserDoc>;
   private readonly sites: Collection<DirectorySiteDoc>;
 
@@ -121,7 +131,7 @@ export class MicrosubStore {
   async channelState(userId: number, channel: string, marker: Position): Promise<ChannelStateDoc> {
     const _id = `${userId}:${channel}`;
     const found = await this.states.findOne({ _id });
-    if (found) return found;
+    if (found) return this.remember(found);
     const created = await this.states.findOneAndUpdate(
       { _id },
       {
@@ -138,7 +148,21 @@ export class MicrosubStore {
       },
       { upsert: true, returnDocument: 'after' },
     );
-    return created!;
+    return this.remember(created!);
+  }
+
+  /** The state of `<userId>:<channel>` as this process last read or wrote it, if it still remembers. */
+  lastSeenChannelState(userId: number, channel: string): ChannelStateDoc | undefined {
+    return this.guesses.get(`${userId}:${channel}`);
+  }
+
+  private remember(doc: ChannelStateDoc): ChannelStateDoc {
+    this.guesses.delete(doc._id);
+    if (doc.read.length + doc.unread.length + doc.removed.length <= GUESS_MAX_IDS) {
+      this.guesses.set(doc._id, doc);
+      if (this.guesses.size > GUESSES) this.guesses.delete(this.guesses.keys().next().value!);
+    }
+    return doc;
   }
 
   /** Writes `next` over the state read at revision `rev`; false when another write came first. */
@@ -156,6 +180,8 @@ export class MicrosubStore {
         },
       },
     );
+    if (matchedCount === 1) this.remember({ ...current, ...next, rev: current.rev + 1 });
+    else this.guesses.delete(current._id);
     return matchedCount === 1;
   }
 }

@@ -78,6 +78,11 @@ export interface Harness {
   unpublish(post: PostInput): Promise<void>;
   /** Announces a site of `user` at `url` (a home page ending in `/`). */
   site(user: User, id: number, url: string): Promise<void>;
+  /**
+   * A second microsub replica on the same store, bus and clock (no gateway in front): GET and form
+   * POST to it directly. Stopped with the harness.
+   */
+  replica(): Promise<Pick<Harness, 'get' | 'post'>>;
   stop(): Promise<void>;
 }
 
@@ -160,9 +165,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   );
   running.push(readerService);
   const clock = new TestClock(T0);
+  const microsubStore = await open('microsub');
   const microsub = await startService(createMicrosubService(), {
     env: { ...env, ...options.env },
-    store: await open('microsub'),
+    store: microsubStore,
     bus,
     logger,
     clock,
@@ -212,6 +218,24 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const url = useGateway ? publicUrl : microsub.url;
   const auth = (token?: string): Record<string, string> =>
     token === undefined ? {} : { authorization: `Bearer ${token}` };
+  const client = (at: string): Pick<Harness, 'get' | 'post'> => ({
+    get(params, token) {
+      return sendOverWire(at, {
+        method: 'GET',
+        url: `/microsub?${new URLSearchParams(params).toString()}`,
+        headers: auth(token),
+      });
+    },
+    post(pairs, token) {
+      const body = new URLSearchParams(Array.isArray(pairs) ? pairs : Object.entries(pairs)).toString();
+      return sendOverWire(at, {
+        method: 'POST',
+        url: '/microsub',
+        headers: { ...auth(token), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
+    },
+  });
 
   const shown = async (p: PostInput, present: boolean) =>
     eventually(async () => {
@@ -234,22 +258,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return fake.addToken({ userId: user.id, kind: 'indieauth', scopes, clientId: 'https://app.example/' })
         .token;
     },
-    get(params, token) {
-      return sendOverWire(url, {
-        method: 'GET',
-        url: `/microsub?${new URLSearchParams(params).toString()}`,
-        headers: auth(token),
-      });
-    },
-    post(pairs, token) {
-      const body = new URLSearchParams(Array.isArray(pairs) ? pairs : Object.entries(pairs)).toString();
-      return sendOverWire(url, {
-        method: 'POST',
-        url: '/microsub',
-        headers: { ...auth(token), 'content-type': 'application/x-www-form-urlencoded' },
-        payload: body,
-      });
-    },
+    ...client(url),
     postJson(body, token) {
       return sendOverWire(url, { method: 'POST', url: '/microsub', headers: auth(token), payload: body });
     },
@@ -276,6 +285,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await eventually(async () =>
         (await bus.request(feeds.followingList, { userId: user.id }).then(() => true)) ? true : undefined,
       );
+    },
+    async replica() {
+      const second = await startService(createMicrosubService(), {
+        env: { ...env, ...options.env },
+        store: microsubStore,
+        bus,
+        logger,
+        clock,
+        port: 0,
+        host: '127.0.0.1',
+      });
+      running.push(second);
+      return client(second.url);
     },
     async stop() {
       await gateway?.close();

@@ -239,3 +239,40 @@ export async function timelinePage(
     ...(first ? { after: encodeCursor({ ms: first.publishedAtMs, id: first.id }) } : {}),
   };
 }
+
+/**
+ * feeds.timeline.positions: the heads of the newest `limit` items of a timeline below `before` and
+ * newer than `since`, from the index alone — no post is read from the store and no profile is built,
+ * which is what lets the Microsub adapter count unread items for the cost of a merge.
+ */
+export async function timelinePositions(
+  ctx: FeedsContext,
+  query: {
+    userId: number;
+    kind: 'default' | 'mentions';
+    before?: string;
+    since?: Position;
+    limit: number;
+  },
+  user: UserDoc,
+): Promise<{ heads: PostHead[]; before?: string }> {
+  const before = decodeCursor(query.before, 'before');
+  const authors = query.kind === 'mentions' ? [] : await timelineAuthors(ctx, user);
+  const select = (limit: number, range: Range) =>
+    query.kind === 'mentions'
+      ? ctx.index.mentions(user._id, limit, range)
+      : ctx.index.timeline(authors, limit, range);
+  const above: Range = before ? { before } : {};
+  let heads = select(query.limit + 1, query.since ? { ...above, after: query.since } : above);
+  // With `after` the index answers the items nearest to it; when more than `limit` are in the range,
+  // the newest ones below `before` are all in it, and those are what this request answers.
+  if (query.since && heads.length > query.limit) heads = select(query.limit + 1, above);
+  const page = heads.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    heads: page,
+    ...(heads.length > query.limit && last
+      ? { before: encodeCursor({ ms: last.publishedAtMs, id: last.id }) }
+      : {}),
+  };
+}

@@ -1,14 +1,15 @@
 // Read state of the tracked channels (docs/api/microsub.md "Read state"). An item is unread when it is
 // newer than the channel's read marker — set to "now" when the user first uses Microsub — and was not
 // marked read, or when it was marked unread. `remove` hides an item from one channel for one user.
-// Counts are computed from the timeline when asked, so a mark is reflected by the very next request.
+// Counts are computed from the timeline's positions when asked (feeds.timeline.positions: no post
+// bodies), so a mark is reflected by the very next request.
 import type { feeds } from '@murmur/contracts';
 import { internalError, type BusHeaders } from '@murmur/platform';
 import type { ChannelState, ChannelStateDoc } from '../store.js';
 import type { Channel } from './channels.js';
 import type { MicrosubContext } from './context.js';
 import { isNewer, newest, positionIdOf, type Position } from './positions.js';
-import { findPositions, walk } from './source.js';
+import { findPositions, positionsNewerThan, walk } from './source.js';
 
 /** Ids kept per list; the oldest fall off first (docs/api/microsub.md "Limits"). */
 export const MAX_READ_IDS = 10_000;
@@ -59,18 +60,9 @@ export async function unreadCount(
 ): Promise<number> {
   const view = new ReadView(await channelState(ctx, userId, channel));
   let count = 0;
-  await walk(
-    ctx,
-    userId,
-    channel.kind,
-    undefined,
-    ({ item, pos }) => {
-      if (!isNewer(pos, view.marker)) return false;
-      if (!view.isRemoved(item.id) && !view.isRead(item.id, pos)) count += 1;
-      return true;
-    },
-    { headers, first: 20 },
-  );
+  for (const { id, pos } of await positionsNewerThan(ctx, userId, channel.kind, view.marker, headers)) {
+    if (!view.isRemoved(id) && !view.isRead(id, pos)) count += 1;
+  }
   for (const u of view.state.unread) {
     if (!view.isRemoved(u.id) && !isNewer({ ms: u.ms, id: positionIdOf(u.id) }, view.marker)) count += 1;
   }
@@ -79,7 +71,12 @@ export async function unreadCount(
 
 const WRITE_ATTEMPTS = 8;
 
-/** Compare-and-set on the state document: `change` is applied to the newest state until it sticks. */
+/**
+ * Compare-and-set on the state document: `change` is applied to the newest state until it sticks.
+ * The first attempt starts from the state this process last read or wrote (a client's mark usually
+ * follows its timeline read), so it is one store write; a state changed since (another request,
+ * another replica) fails the compare-and-set and is read again.
+ */
 async function update(
   ctx: MicrosubContext,
   userId: number,
@@ -87,7 +84,8 @@ async function update(
   change: (state: ChannelState) => ChannelState,
 ): Promise<void> {
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-    const current = await channelState(ctx, userId, channel);
+    const guess = attempt === 0 ? ctx.store.lastSeenChannelState(userId, channel.uid) : undefined;
+    const current = guess ?? (await channelState(ctx, userId, channel));
     if (await ctx.store.replaceChannelState(current, change(current))) return;
   }
   throw internalError(

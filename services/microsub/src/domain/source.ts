@@ -163,25 +163,119 @@ export async function walk(
   const state: FeedsCursorState = { hint: from?.hint };
   const posts = feedsItems(ctx, userId, kind, from, state, options);
   const web = kind === 'default' ? webItems(ctx, userId, from, options) : undefined;
-  let nextPost = await posts.next();
-  let nextWeb = web ? await web.next() : undefined;
+  // Each source's next item is read only when the merge needs it, so a visitor that stops costs no
+  // page past the one holding the last item it saw (the first pages of both are asked for at once).
+  type Next<T> = IteratorResult<T, void> | undefined;
+  const ended: IteratorResult<Omit<Seen, 'hint'>, void> = { done: true, value: undefined };
+  let nextPost: Next<Seen>;
+  let nextWeb: Next<Omit<Seen, 'hint'>> = web ? undefined : ended;
   let scanned = 0;
   for (;;) {
-    const webDone = nextWeb === undefined || nextWeb.done === true;
-    if (nextPost.done && webDone) return { ended: true, capped: false };
+    const [post, entry]: [IteratorResult<Seen, void>, IteratorResult<Omit<Seen, 'hint'>, void>] =
+      nextPost === undefined || nextWeb === undefined
+        ? await Promise.all([nextPost ?? posts.next(), nextWeb ?? web!.next()])
+        : [nextPost, nextWeb];
+    nextPost = post;
+    nextWeb = entry;
+    if (post.done && entry.done) return { ended: true, capped: false };
     if (scanned === ctx.config.MICROSUB_SCAN_LIMIT) return { ended: false, capped: true };
     scanned += 1;
     let seen: Seen;
-    if (!nextPost.done && (webDone || isNewer(nextPost.value.pos, nextWeb!.value!.pos))) {
-      seen = nextPost.value;
-      nextPost = await posts.next();
+    if (!post.done && (entry.done || isNewer(post.value.pos, entry.value.pos))) {
+      seen = post.value;
+      nextPost = undefined;
     } else {
       // A feeds cursor at or newer than this entry: the page the next post comes from.
-      seen = { ...nextWeb!.value!, hint: state.hint };
-      nextWeb = await web!.next();
+      seen = { ...(entry.value as Omit<Seen, 'hint'>), hint: state.hint };
+      nextWeb = undefined;
     }
     if (!visit(seen)) return { ended: false, capped: false };
   }
+}
+
+/**
+ * The items of a channel newer than `since` (a position of this service), newest first, at most
+ * MICROSUB_SCAN_LIMIT of them — as a walk from the top would meet them, but with the feeds part read
+ * as positions only (feeds.timeline.positions: no post bodies, no authors). Counting needs no more.
+ */
+export async function positionsNewerThan(
+  ctx: MicrosubContext,
+  userId: number,
+  kind: feeds.TimelineKind,
+  since: Position,
+  headers: BusHeaders,
+): Promise<{ id: string; pos: Position }[]> {
+  const max = ctx.config.MICROSUB_SCAN_LIMIT;
+  const options: WalkOptions = { headers, first: 20 };
+  const [posts, web] = await Promise.all([
+    feedsPositionsNewerThan(ctx, userId, kind, since, max, headers),
+    kind === 'default' ? webPositionsNewerThan(ctx, userId, since, max, options) : [],
+  ]);
+  const merged =
+    web.length === 0 ? posts : [...posts, ...web].sort((a, b) => (isNewer(a.pos, b.pos) ? -1 : 1));
+  return merged.length > max ? merged.slice(0, max) : merged;
+}
+
+/** Feeds pages positions by this many at most (the bus request's own bound). */
+const POSITIONS_PAGE = 5000;
+
+async function feedsPositionsNewerThan(
+  ctx: MicrosubContext,
+  userId: number,
+  kind: feeds.TimelineKind,
+  since: Position,
+  max: number,
+  headers: BusHeaders,
+): Promise<{ id: string; pos: Position }[]> {
+  // Feeds orders by the exact publication time, this service by whole seconds (positions.ts). Every
+  // item newer than `since` here was published at or after `since.ms`, so feeds is asked for all of
+  // those (a superset: the few of the same second that are not newer are dropped below).
+  const bound = { ms: since.ms, id: 0 };
+  const out: { id: string; pos: Position }[] = [];
+  let before: string | undefined;
+  do {
+    let page: { items: { id: string; publishedAt: string }[]; before?: string };
+    try {
+      page = await ctx.bus.request(
+        feeds.timelinePositions,
+        {
+          userId,
+          kind,
+          since: bound,
+          limit: Math.min(POSITIONS_PAGE, max - out.length),
+          ...(before ? { before } : {}),
+        },
+        { headers },
+      );
+    } catch (err) {
+      // Feeds has not heard of the user yet (a new account): nothing to count.
+      if (isAppError(err) && err.status === 404) return out;
+      throw err;
+    }
+    for (const item of page.items) {
+      const pos = positionOf(item);
+      if (isNewer(pos, since)) out.push({ id: item.id, pos });
+    }
+    before = page.before;
+  } while (before !== undefined && out.length < max);
+  // Newest first in this service's order (within one second feeds' order may differ).
+  out.sort((a, b) => (isNewer(a.pos, b.pos) ? -1 : 1));
+  return out.length > max ? out.slice(0, max) : out;
+}
+
+async function webPositionsNewerThan(
+  ctx: MicrosubContext,
+  userId: number,
+  since: Position,
+  max: number,
+  options: WalkOptions,
+): Promise<{ id: string; pos: Position }[]> {
+  const out: { id: string; pos: Position }[] = [];
+  for await (const { item, pos } of webItems(ctx, userId, undefined, options)) {
+    if (!isNewer(pos, since) || out.length === max) break;
+    out.push({ id: item.id, pos });
+  }
+  return out;
 }
 
 /** Where the listed `_id`s are in the channel, for those within the scan limit from the top. */
