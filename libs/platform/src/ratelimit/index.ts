@@ -58,7 +58,8 @@ export function createStoreRateLimiter(store: Store, options: StoreRateLimiterOp
   const sliding = options.mode === 'sliding';
   const clock = options.clock;
   const now = clock ? () => clock.nowMs() : (options.now ?? Date.now);
-  const counters = store.collection<CounterDoc>(RATE_LIMIT_COLLECTION);
+  // Counters are on every request's path and harmless to lose: acknowledged without waiting for the disk.
+  const counters = store.collection<CounterDoc>(RATE_LIMIT_COLLECTION, { durability: 'relaxed' });
   let indexed: Promise<void> | undefined;
   const ensureIndexes = () => {
     indexed ??= Promise.all([

@@ -86,6 +86,8 @@ type Persist = (docs: Plain[]) => void;
 
 export class EmbeddedCollectionCore {
   readonly ready: Promise<void>;
+  /** Writes are acknowledged once applied, without waiting for their fsync (CollectionOptions). */
+  relaxed = false;
   private readonly db: Datastore<Plain>;
   private readonly nedb: NedbInternals;
   private readonly file: GroupCommitFile | undefined;
@@ -477,7 +479,8 @@ export class EmbeddedCollectionCore {
         return task(persist);
       });
     } finally {
-      await Promise.all(durable);
+      // A relaxed collection's appends go out with the group commit without being waited for.
+      if (!this.relaxed) await Promise.all(durable);
     }
   }
 

@@ -14,7 +14,7 @@ import type {
   Store,
   Update,
 } from './port.js';
-import type { UpdateOptions, UpdateResult, DeleteResult, WithId } from './port.js';
+import type { CollectionOptions, UpdateOptions, UpdateResult, DeleteResult, WithId } from './port.js';
 import { EmbeddedCollectionCore } from './embedded-collection.js';
 import { FileIndexCatalog, MemoryIndexCatalog, indexSpec, type IndexCatalog } from './embedded-indexes.js';
 import { DirectoryLock } from './embedded-lock.js';
@@ -38,6 +38,7 @@ type CollectionCore = Pick<
   | 'sweepExpired'
   | 'compact'
   | 'close'
+  | 'relaxed'
 >;
 
 export type EmbeddedLocation = { kind: 'memory'; name?: string } | { kind: 'file'; dir: string };
@@ -111,7 +112,7 @@ class EmbeddedDatabase {
     }
   }
 
-  core(name: string): CollectionCore {
+  core(name: string, options: CollectionOptions = {}): CollectionCore {
     let core = this.cores.get(name);
     if (!core && this.sqlite) {
       core = new SqliteCollectionCore(name, this.sqlite);
@@ -126,6 +127,7 @@ class EmbeddedDatabase {
       );
       this.cores.set(name, core);
     }
+    if (options.durability === 'relaxed') core.relaxed = true;
     return core;
   }
 
@@ -201,7 +203,7 @@ export class EmbeddedStore implements Store {
     return new EmbeddedStore(database);
   }
 
-  collection<T extends Doc = Doc>(name: string): Collection<T> {
+  collection<T extends Doc = Doc>(name: string, options: CollectionOptions = {}): Collection<T> {
     if (!COLLECTION_NAME.test(name) || name.startsWith('system.')) {
       throw new Error(`invalid collection name ${JSON.stringify(name)}`);
     }
@@ -209,7 +211,7 @@ export class EmbeddedStore implements Store {
     if (!handle) {
       handle = new EmbeddedCollection(name, () => {
         if (this.closed) throw new Error('store is closed');
-        return this.database.core(name);
+        return this.database.core(name, options);
       });
       this.collections.set(name, handle);
     }

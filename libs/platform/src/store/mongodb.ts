@@ -23,7 +23,7 @@ import type {
   UpdateResult,
   WithId,
 } from './port.js';
-import { DuplicateKeyError } from './port.js';
+import { DuplicateKeyError, type CollectionOptions } from './port.js';
 import { defaultIndexName } from './embedded-indexes.js';
 import { assertDefinedFilter } from './query.js';
 import { isOperatorObject, isPlainObject, newDocumentId, type Plain } from './values.js';
@@ -77,7 +77,8 @@ export class MongoStore implements Store {
     return this.db.databaseName;
   }
 
-  collection<T extends Doc = Doc>(name: string): Collection<T> {
+  // CollectionOptions.durability is the embedded store's: MongoDB acknowledges by its write concern.
+  collection<T extends Doc = Doc>(name: string, _options?: CollectionOptions): Collection<T> {
     return new MongoCollection<T>(this.db.collection(name), this.db, this.logger);
   }
 

@@ -88,10 +88,22 @@ export interface Collection<T extends Doc = Doc> {
   createIndex(fields: Record<string, 1 | -1>, options?: IndexOptions): Promise<void>;
 }
 
+export interface CollectionOptions {
+  /**
+   * `durable` (default): a write is acknowledged once it is on disk. `relaxed`: once it is applied —
+   * every later read sees it — without waiting for the disk's flush, so a process or machine that
+   * stops abruptly can lose the last moments of it. For data whose loss is harmless
+   * and whose writes are on the request path, such as rate-limit counters. Embedded store only;
+   * MongoDB acknowledges by its write concern either way. A collection asked for as relaxed once is
+   * relaxed for the process.
+   */
+  durability?: 'durable' | 'relaxed';
+}
+
 export interface Store {
   /** `embedded` or `mongodb`. */
   readonly kind: 'embedded' | 'mongodb';
-  collection<T extends Doc = Doc>(name: string): Collection<T>;
+  collection<T extends Doc = Doc>(name: string, options?: CollectionOptions): Collection<T>;
   /** Resolves when the store answers; rejects otherwise (used by `/readyz`). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -117,6 +117,8 @@ export class SqliteCollectionCore {
   private readonly table: string;
   private readonly writes = new SerialQueue();
   private indexes: Index[] = [];
+  /** Writes are acknowledged once committed, without waiting for the WAL's fsync (CollectionOptions). */
+  relaxed = false;
 
   constructor(
     readonly name: string,
@@ -606,7 +608,8 @@ export class SqliteCollectionCore {
       outcome = { ok: false, error };
     }
     // Even a failed write may have committed part of its work (an ordered insertMany's first documents).
-    await this.file.durable();
+    // A relaxed collection's commits are on disk with the next fsync any other write waits for.
+    if (!this.relaxed) await this.file.durable();
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
   }
