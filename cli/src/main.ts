@@ -56,6 +56,30 @@ function joinOptionValues(argv: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * Words each command takes, its own name included (USAGE): a word more is refused rather than silently
+ * read as something else (`murmur users list ada` used to list everyone; a fourth word became --file).
+ */
+const WORDS: Record<string, number> = {
+  start: 1,
+  outbox: 1,
+  'blogroll add': 3,
+  'blogroll remove': 3,
+  'archive import': 4,
+  'webmentions block': 3,
+  'webmentions unblock': 3,
+  'push apps': 3,
+};
+
+function checkWordCount(positionals: readonly string[]): void {
+  const [group, action] = positionals;
+  const allowed = WORDS[group!] ?? WORDS[`${group} ${action ?? ''}`] ?? 2;
+  if (positionals.length > allowed) {
+    const command = positionals.slice(0, Math.min(allowed, 2)).join(' ');
+    throw new UsageError(`unexpected argument "${positionals[allowed]}" after \`murmur ${command}\``);
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: joinOptionValues(argv),
@@ -72,6 +96,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return group || values.help ? 0 : 1;
   }
+  checkWordCount(positionals);
   if (group === 'start') {
     await start();
     return -1; // keep running

@@ -121,6 +121,19 @@ describe('murmur CLI against a single process', () => {
       { env },
     );
     expect(JSON.parse(created.stdout)).toMatchObject({ username: 'spaced', email: 'spaced@example.test' });
+    // A word a command does not take is refused, not read as something else (a user, a file).
+    await expect(exec(process.execPath, [cliEntry, 'users', 'list', 'ada'], { env })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/unexpected argument "ada" after `murmur users list`/),
+    });
+    await expect(
+      exec(process.execPath, [cliEntry, 'webmentions', 'block', 'spam.example', 'extra'], { env }),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/unexpected argument "extra" after `murmur webmentions block`/),
+    });
+    const blocks = await exec(process.execPath, [cliEntry, 'webmentions', 'blocks', '--json'], { env });
+    expect(blocks.stdout).not.toMatch(/spam\.example/);
   });
 
   test('blogroll add / remove put a user’s site in /blogroll.org.json and take it out', async () => {
