@@ -13,6 +13,8 @@ import {
 import {
   answerUnreadableRequest,
   badRequest,
+  closeConnectionsAfter,
+  connectionGraceMs,
   isValidRequestId,
   MAX_HEADER_SIZE,
   notFound,
@@ -120,6 +122,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       sendGatewayError(reply, 'simple', toAppError(err));
     },
   }) as unknown as FastifyInstance;
+  // A client that stops reading a download must not hold the stop hostage (libs/platform/src/http/shutdown.ts).
+  closeConnectionsAfter(app, connectionGraceMs(config.SHUTDOWN_TIMEOUT_MS));
   // A Host that is neither ours nor an address belongs to a site with its own name (GATEWAY_SITE_HOSTS).
   const siteHost = (request: FastifyRequest): boolean => {
     if (!config.GATEWAY_SITE_HOSTS) return false;
@@ -285,6 +289,7 @@ export async function createInternalServer(options: {
       sendGatewayError(reply, 'simple', toAppError(err));
     },
   }) as unknown as FastifyInstance;
+  closeConnectionsAfter(app, connectionGraceMs(options.config.SHUTDOWN_TIMEOUT_MS));
   app.setNotFoundHandler((_request, reply) =>
     sendGatewayError(reply, 'simple', notFound('No such endpoint.')),
   );

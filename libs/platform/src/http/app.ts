@@ -21,6 +21,7 @@ import { answerUnreadableRequest } from './client-error.js';
 import { registerBodyParsers } from './body.js';
 import { renderError, toAppError, type ErrorStyle } from './errors.js';
 import { registerObservability } from './observability.js';
+import { closeConnectionsAfter, connectionGraceMs } from './shutdown.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,8 +46,11 @@ export function isValidRequestId(value: unknown): value is string {
 export interface HttpAppOptions {
   service: string;
   logger: Logger;
-  /** Base configuration; only TRUST_PROXY is read. */
-  config?: Partial<Pick<BaseConfig, 'TRUST_PROXY'>>;
+  /**
+   * Base configuration; TRUST_PROXY, and SHUTDOWN_TIMEOUT_MS (default 10 s): `close()` destroys the
+   * connections of requests still running after half of it (connectionGraceMs, http/shutdown.ts).
+   */
+  config?: Partial<Pick<BaseConfig, 'TRUST_PROXY' | 'SHUTDOWN_TIMEOUT_MS'>>;
   /** Needed for `auth` routes and pinged by /readyz. */
   bus?: Bus;
   /**
@@ -158,6 +162,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       sendError(request, reply, err, styleFor(request));
     },
   }) as unknown as FastifyInstance;
+
+  closeConnectionsAfter(app, connectionGraceMs(options.config?.SHUTDOWN_TIMEOUT_MS ?? 10_000));
 
   const clock = options.clock ?? systemClock;
   const store = typeof options.store?.collection === 'function' ? (options.store as Store) : undefined;

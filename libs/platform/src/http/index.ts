@@ -72,3 +72,4 @@ export {
 } from './authenticator.js';
 export { PROBE_PATHS } from './observability.js';
 export { answerUnreadableRequest } from './client-error.js';
+export { closeConnectionsAfter, connectionGraceMs } from './shutdown.js';
