@@ -1,4 +1,4 @@
-export { startSingleProcess, type SingleProcess } from './single-process.js';
+export { startSingleProcess, launcherConfigSchema, type SingleProcess } from './single-process.js';
 export { services } from './services.js';
 export { adminClient, AdminApiError } from './admin-client.js';
 export { runAdminCommand, UsageError } from './commands.js';

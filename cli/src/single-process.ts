@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { ensureAdminToken, adminTokenFile } from './admin-token.js';
 import { services } from './services.js';
 
-const launcherConfigSchema = z.object({
+export const launcherConfigSchema = z.object({
   ...baseConfigShape,
   HOST: z.string().default('0.0.0.0'),
   /** Dispatch to the services in process (default) or proxy to their loopback ports over HTTP. */
