@@ -24,7 +24,11 @@ interface Part {
 export interface Cluster {
   gatewayUrl: string;
   adminToken: string;
+  /** `nats://127.0.0.1:<port>` — the same port across restarts. */
+  natsUrl: string;
   services: readonly PartName[];
+  /** The directory of a service's embedded store (its `STORE_URL` without `file:`), for read-only diagnostics. */
+  storeDir(name: Exclude<PartName, 'gateway'>): string;
   /** SIGKILL, then start the same process again (same port, same data) and wait until it is ready. */
   killAndRestart(name: PartName): Promise<void>;
   pause(name: PartName): void;
@@ -151,7 +155,9 @@ export async function startCluster(
     return {
       gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
       adminToken,
+      natsUrl: `nats://127.0.0.1:${natsPort}`,
       services: [...parts.keys()],
+      storeDir: (name) => join(dataDir, `${name}-store`),
       async killAndRestart(name) {
         const part = partOf(name);
         const old = part.handle.child;

@@ -1,6 +1,7 @@
 // The in-process broker behind `memory:` URLs. It models what NATS does for the bus — core request/reply with
 // queue groups, core fan-out, a JetStream stream with durable consumers — and every hop is asynchronous, like a
 // network, so code that works here does not rely on anything NATS would not give it.
+import { randomUUID } from 'node:crypto';
 import { DUPLICATE_WINDOW_MS, EVENT_MAX_AGE_MS } from './delivery.js';
 import { BusNoResponderError, BusTimeoutError, type Headers } from './port.js';
 
@@ -104,6 +105,8 @@ export class DurableGroup {
 }
 
 export class MemoryBroker {
+  /** Its stored events live as long as the broker: see Bus.eventStoreEpoch. */
+  readonly epoch = randomUUID();
   /** subject → queue group → members, answered in turn. */
   private readonly responders = new Map<string, Map<string, { members: Responder[]; next: number }>>();
   private readonly listeners = new Map<string, Set<CoreListener>>();

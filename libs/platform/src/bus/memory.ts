@@ -145,6 +145,12 @@ export class MemoryBus implements Bus {
     return this.subscriptions.add(async () => remove());
   }
 
+  /** The broker keeps its events for as long as it exists: one epoch per broker. */
+  async eventStoreEpoch(): Promise<string> {
+    this.assertOpen();
+    return this.broker.epoch;
+  }
+
   async health(): Promise<BusHealth> {
     return this.closing ? { ok: false, problems: ['bus is closed'] } : { ok: true, problems: [] };
   }

@@ -417,6 +417,18 @@ export class NatsBus implements Bus {
     return 'term';
   }
 
+  /** The EVENTS stream's creation time: a server that lost its storage (or a deleted stream) makes a new one. */
+  async eventStoreEpoch(): Promise<string> {
+    this.assertOpen();
+    try {
+      return (await this.jsm.streams.info(EVENTS_STREAM)).created;
+    } catch (err) {
+      if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
+      await ensureStreams(this.jsm, this.streamOptions);
+      return (await this.jsm.streams.info(EVENTS_STREAM)).created;
+    }
+  }
+
   async listen<D>(def: EventDef<D>, handler: EventHandler<D>): Promise<Subscription> {
     this.assertOpen();
     const inflight = new InFlight();

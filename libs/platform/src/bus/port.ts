@@ -103,6 +103,14 @@ export interface Bus {
    * at most once, with no retries. For cache invalidation (e.g. the auth cache on `evt.identity.token.revoked`).
    */
   listen<D>(def: EventDef<D>, handler: EventHandler<D>): Promise<Subscription>;
+  /**
+   * Which lifetime of the broker's stored events this client publishes into now: it changes only when the events
+   * the broker had stored are gone (NATS: the EVENTS stream was created anew — a server restarted without its
+   * storage, or the stream deleted). An event published before a change and not yet handled by every group is lost
+   * with the old store, so the outbox publishes again what it sent into an earlier one. Rejects when the broker
+   * cannot be asked now.
+   */
+  eventStoreEpoch(): Promise<string>;
   /** Plain, non-durable listener for dead letters of a group (operators and tests). */
   onDeadLetter(durable: string, handler: (letter: DeadLetter) => void): Promise<Subscription>;
   /**

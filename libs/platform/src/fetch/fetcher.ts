@@ -120,15 +120,26 @@ async function fetchFollowingRedirects(
   let body = req.body;
   const redirects: string[] = [];
   let permanentRedirect = true;
+  let resent = false;
   try {
     for (;;) {
-      const res = await request(url, {
-        dispatcher: ctx.dispatcher,
-        method,
-        headers: outgoingHeaders(req, ctx.userAgent, body !== undefined, redirects.length === 0),
-        ...(body === undefined ? {} : { body }),
-        signal: timeout.signal,
-      });
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, {
+          dispatcher: ctx.dispatcher,
+          method,
+          headers: outgoingHeaders(req, ctx.userAgent, body !== undefined, redirects.length === 0),
+          ...(body === undefined ? {} : { body }),
+          signal: timeout.signal,
+        });
+      } catch (err) {
+        // A kept-alive connection the server closed just as this request went out (its idle timeout firing, or a
+        // long pause of this process past it): no response came, so no handler ran. A GET or HEAD may be sent again
+        // (RFC 9110 §9.2.2), once, on a new connection; a second failure is the answer.
+        if (resent || method === 'POST' || timeout.signal.aborted || !closedBeforeResponse(err)) throw err;
+        resent = true;
+        continue;
+      }
       const location = res.headers.location;
       if (!REDIRECT_STATUSES.has(res.statusCode) || location === undefined) {
         const { body: bytes, truncated } = await readCappedBody(
@@ -239,6 +250,15 @@ function asFetchError(err: unknown, at: { url: string; timedOut: boolean; timeou
   }
   const message = err instanceof Error ? err.message : String(err);
   return new FetchError(`Outbound request failed: ${message}`, { url: at.url, cause: err });
+}
+
+/** The connection closed (or was reset) before any response: undici's "other side closed", ECONNRESET, EPIPE. */
+function closedBeforeResponse(err: unknown): boolean {
+  if (findCause(err, (e): e is FetchBlockedError => e instanceof FetchBlockedError)) return false;
+  return !!findCause(err, (e): e is Error => {
+    const code = (e as { code?: unknown } | null)?.code;
+    return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+  });
 }
 
 function findCause<T>(err: unknown, test: (e: unknown) => e is T): T | undefined {

@@ -33,6 +33,11 @@ export type OutboxDoc = {
   nextAttemptAt: Date;
   lastError: string | null;
   sentAt?: Date;
+  /**
+   * The bus's event-store epoch (`Bus.eventStoreEpoch`) when the event was sent. Sent events of an earlier epoch are
+   * published again: the store they went into is gone, possibly before every group handled them.
+   */
+  epoch?: string;
   /** Sent events are deleted after this (TTL index). */
   expiresAt?: Date;
 };
@@ -64,6 +69,11 @@ export interface OutboxOptions {
   sentRetentionMs?: number;
   /** How long a relay's leadership lasts without renewal. Default 15 s. */
   leaseMs?: number;
+  /**
+   * How often the relay asks the bus whether it lost its stored events (`Bus.eventStoreEpoch`), besides at start
+   * and after a failed publish. Default 2 s.
+   */
+  epochCheckIntervalMs?: number;
   /** The clock (tests). Default `() => new Date()`. */
   now?: () => Date;
 }
@@ -158,6 +168,9 @@ class StoreOutbox implements Outbox {
   /** When the relay is allowed to try again after a failed publish (it keeps creation order: nothing skips ahead). */
   private blockedUntil = 0;
   private passFailures = 0;
+  /** The bus's event-store epoch as last seen, and when it was asked (0: ask at the next pass). */
+  private epoch: string | undefined;
+  private epochCheckedAt = 0;
 
   constructor(private readonly options: OutboxOptions) {
     const name = options.collection ?? 'outbox';
@@ -341,6 +354,7 @@ class StoreOutbox implements Outbox {
       if (!(await this.lead())) return;
       await this.settleOverdueStaged();
       if (Date.now() < this.blockedUntil) return;
+      await this.checkEpoch();
       await this.publishReady();
       if (this.passFailures > 0) this.log.info({ failures: this.passFailures }, 'outbox relay works again');
       this.passFailures = 0;
@@ -348,6 +362,35 @@ class StoreOutbox implements Outbox {
       // Usually the store is unreachable: say so once, then every 100 polls, not twice a second.
       if (this.passFailures++ % 100 === 0) this.log.warn({ err }, 'outbox relay pass failed');
     }
+  }
+
+  /**
+   * Asks the bus (at start, every `epochCheckIntervalMs`, and after a failed publish) which epoch of its event store
+   * it publishes into. Events sent into an earlier one are due again: the bus lost them with its store (NATS restarted
+   * without its storage), perhaps before every durable group handled them. Publishing them again keeps the outbox's
+   * promise at the price of delivering again to groups that had handled them — at least once, as everywhere (ADR 0009).
+   * Their creation order is kept, so they go out before anything newer.
+   */
+  private async checkEpoch(): Promise<void> {
+    const interval = this.options.epochCheckIntervalMs ?? 2_000;
+    if (this.epoch !== undefined && Date.now() - this.epochCheckedAt < interval) return;
+    const epoch = await this.options.bus.eventStoreEpoch();
+    this.epochCheckedAt = Date.now();
+    if (epoch === this.epoch) return;
+    const { modifiedCount } = await this.events.updateMany(
+      { state: 'sent', epoch: { $exists: true, $ne: epoch } },
+      {
+        $set: { state: 'ready', attempts: 0, nextAttemptAt: this.now(), lastError: null },
+        $unset: { sentAt: '', expiresAt: '' },
+      },
+    );
+    if (modifiedCount > 0) {
+      this.log.warn(
+        { events: modifiedCount, epoch, previous: this.epoch ?? null },
+        'outbox: the bus lost the events it had stored; publishing the ones sent into it again',
+      );
+    }
+    this.epoch = epoch;
   }
 
   /** Takes or renews the relay lease; false while another replica holds it. */
@@ -423,6 +466,7 @@ class StoreOutbox implements Outbox {
         this.options.backoffMaxMs ?? 30_000,
       );
       this.blockedUntil = Date.now() + delay;
+      this.epochCheckedAt = 0; // the bus may have lost its store: ask before the next publish
       const level = attempts === 1 || attempts % 10 === 0 ? 'warn' : 'debug';
       this.log[level](
         { err, eventId: doc._id, subject: doc.subject, attempts, retryInMs: delay },
@@ -447,6 +491,7 @@ class StoreOutbox implements Outbox {
         $set: {
           state: 'sent',
           sentAt: now,
+          ...(this.epoch === undefined ? {} : { epoch: this.epoch }),
           expiresAt: new Date(now.getTime() + (this.options.sentRetentionMs ?? 24 * 60 * 60_000)),
         },
       },

@@ -18,3 +18,4 @@ export {
   describeWithNats,
   type NatsServerHandle,
 } from './nats-server.js';
+export { traceEvents, type EventTrail, type EventTrailQuery, type TrailEnvelope } from './event-trail.js';

@@ -83,6 +83,58 @@ describe('outbox on the memory bus', () => {
       return seen;
     }
 
+    test('events sent into an event store the bus has since lost go out again, oldest first; later ones once', async () => {
+      const store = await openStore('memory:', { service: 'outbox-test' });
+      const real = await connectBus(`memory:${fresh('outbox-epoch-')}`, {
+        service: 'identity',
+        logger: testLogger(),
+      });
+      // A bus whose stored events can be "lost": a new epoch, as NATS after a restart without its storage.
+      let epoch = 'first';
+      const sent: number[] = [];
+      const bus = new Proxy(real, {
+        get(target, prop) {
+          if (prop === 'eventStoreEpoch') return async () => epoch;
+          if (prop === 'publish') {
+            return async (...args: Parameters<Bus['publish']>) => {
+              sent.push((args[1] as { n: number }).n);
+              return target.publish(...args);
+            };
+          }
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const outbox = createOutbox({
+        store,
+        bus,
+        logger: testLogger(),
+        service: 'identity',
+        pollIntervalMs: 20,
+        epochCheckIntervalMs: 20,
+      });
+      cleanups.push(async () => {
+        await outbox.stop();
+        await real.close();
+        await store.close();
+      });
+      const { published } = freshEvent();
+      await outbox.start();
+      await outbox.publish(published, { n: 1 });
+      await outbox.publish(published, { n: 2 });
+      await waitFor('both sent', () => sent.length === 2);
+      await sleep(100);
+      expect(sent).toEqual([1, 2]); // nothing again while the epoch stays
+
+      epoch = 'second';
+      await waitFor('both sent again', () => sent.length === 4, 2000);
+      await outbox.publish(published, { n: 3 });
+      await waitFor('the third sent', () => sent.length === 5, 2000);
+      await sleep(100);
+      expect(sent).toEqual([1, 2, 1, 2, 3]);
+      await expect(outbox.pending()).resolves.toBe(0);
+    });
+
     test('stage → state written → commit publishes the event', async () => {
       const { url, outbox } = await setup({ stagedTimeoutMs: 60_000 });
       const { published } = freshEvent();
