@@ -100,7 +100,11 @@ export function consumerName(durable: string, subject: string): string {
 
 /**
  * The group's consumer, created when missing. `resumeFrom` is absent only when the group is subscribed for the
- * first time from this process: a brand-new group starts with the events published after it exists (ADR 0002).
+ * first time from this process: a brand-new group starts with the events published after it exists (ADR 0002) —
+ * unless the stream is younger than `youngStoreMs`. A stream that young holds only what happened since it was
+ * created: a fresh installation whose services start one after another, or a server that lost its store, into
+ * which outboxes publish again what they had sent (outbox.ts). Nothing tells a group lost with the old store from
+ * a new one, and both should see those events, so such a group starts with everything the stream holds.
  * When a consumer that this process was already using has vanished (the server lost its state, or someone deleted
  * it), it is recreated from `resumeFrom` — the stream time of the last event this member settled, or the moment it
  * subscribed — so that nothing published meanwhile is skipped; the price is redelivering a few events.
@@ -110,6 +114,7 @@ export async function ensureConsumer(
   subject: string,
   policy: RetryPolicy,
   resumeFrom?: Date,
+  youngStoreMs = 0,
 ): Promise<ConsumerInfo> {
   const name = consumerName(policy.durable, subject);
   const tunable = { ack_wait: nanos(ACK_WAIT_MS), max_deliver: policy.maxDeliver };
@@ -120,14 +125,20 @@ export async function ensureConsumer(
   } catch (err) {
     if (!isApiError(err, JetStreamApiCodes.ConsumerNotFound)) throw err;
   }
+  const young =
+    !resumeFrom &&
+    youngStoreMs > 0 &&
+    Date.now() - Date.parse((await jsm.streams.info(EVENTS_STREAM)).created) < youngStoreMs;
   const config: Partial<ConsumerConfig> = {
     durable_name: name,
     filter_subject: subject,
     ack_policy: AckPolicy.Explicit,
     ...(resumeFrom
       ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: resumeFrom.toISOString() }
-      : // A new group starts with events published after it exists; afterwards the consumer keeps its position.
-        { deliver_policy: DeliverPolicy.New }),
+      : young
+        ? { deliver_policy: DeliverPolicy.All }
+        : // A new group starts with events published after it exists; afterwards the consumer keeps its position.
+          { deliver_policy: DeliverPolicy.New }),
     ...tunable,
   };
   try {

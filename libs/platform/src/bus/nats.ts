@@ -122,6 +122,9 @@ function fromNatsHeaders(h: MsgHdrs | undefined): Headers {
   );
 }
 
+/** BusClientOptions.youngStoreMs: longer than a deployment's start, shorter than anyone adds a service after it. */
+const YOUNG_STORE_MS = 10 * 60_000;
+
 export class NatsBus implements Bus {
   readonly kind = 'nats';
   private readonly log: Logger;
@@ -129,6 +132,7 @@ export class NatsBus implements Bus {
   private readonly subscriptions = new SubscriptionSet();
   private readonly memberships = new Set<Membership>();
   private readonly streamOptions: StreamOptions;
+  private readonly youngStoreMs: number;
   private closing: Promise<void> | undefined;
 
   /** Connects and makes sure the EVENTS and DEADLETTER streams exist with the current limits. */
@@ -154,6 +158,7 @@ export class NatsBus implements Bus {
     this.log = options.logger.child({ component: 'bus', bus: 'nats', service: options.service });
     this.js = jetstream(nc);
     this.streamOptions = { replicas: options.streamReplicas ?? 1, log: this.log };
+    this.youngStoreMs = options.youngStoreMs ?? YOUNG_STORE_MS;
     void this.logStatus();
   }
 
@@ -259,7 +264,7 @@ export class NatsBus implements Bus {
     const policy = retryPolicy(options);
     const since = new Date();
     // Created (or found) before subscribe resolves, so events published from now on reach the group.
-    const info = await ensureConsumer(this.jsm, def.subject, policy);
+    const info = await ensureConsumer(this.jsm, def.subject, policy, undefined, this.youngStoreMs);
     const member: Membership = {
       subject: def.subject,
       policy,

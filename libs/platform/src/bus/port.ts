@@ -15,6 +15,13 @@ export interface BusClientOptions {
   streamReplicas?: number;
   /** NATS user and password (connectBus takes them from BUS_URL's user info). Never logged. */
   auth?: { user: string; pass: string };
+  /**
+   * NATS: a group subscribed for the first time starts with new events (ADR 0002) — unless the event store
+   * is younger than this, which means it holds only what happened since it was created or since NATS lost
+   * its store (outboxes publish again into it then): such a group starts with everything the store holds.
+   * Default 10 minutes; 0 turns it off.
+   */
+  youngStoreMs?: number;
 }
 
 /** What `health()` finds: `ok` unless the bus cannot be reached or one of this client's durable groups is broken. */

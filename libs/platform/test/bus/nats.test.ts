@@ -18,14 +18,64 @@ describeWithNats('nats adapter', () => {
   afterAll(async () => {
     await server?.stop();
   });
-  defineBusContract((service) => connectBus(server.url, { service, logger: testLogger() }));
+  // The contract's "a new group starts with new events" is about an established store: this file's server
+  // and its stream are seconds old, which `youngStoreMs` (tested below) would otherwise count as young.
+  defineBusContract((service) => connectBus(server.url, { service, logger: testLogger(), youngStoreMs: 0 }));
+
+  describe('a group subscribed for the first time to a young event store', () => {
+    test('starts with everything the store holds: events published before a late service first subscribed', async () => {
+      const pub = await connectBus(server.url, { service: 'identity', logger: testLogger() });
+      const late = await connectBus(server.url, { service: 'publishing', logger: testLogger() });
+      try {
+        const { published } = freshEvent();
+        const early = await pub.publish(published, { n: 1 });
+        const seen: Array<{ id: string; n: number }> = [];
+        await late.subscribe(published, { durable: fresh('late-group') }, async (event) => {
+          seen.push({ id: event.id, n: (event.data as { n: number }).n });
+        });
+        const after = await pub.publish(published, { n: 2 });
+        await waitFor('both events', () => seen.length >= 2);
+        expect(seen).toEqual([
+          { id: early.id, n: 1 },
+          { id: after.id, n: 2 },
+        ]);
+      } finally {
+        await pub.close();
+        await late.close();
+      }
+    });
+
+    test('on a store older than youngStoreMs it starts with new events only', async () => {
+      const pub = await connectBus(server.url, { service: 'identity', logger: testLogger() });
+      const late = await connectBus(server.url, {
+        service: 'publishing',
+        logger: testLogger(),
+        youngStoreMs: 1,
+      });
+      try {
+        const { published } = freshEvent();
+        await pub.publish(published, { n: 1 });
+        const seen: number[] = [];
+        await late.subscribe(published, { durable: fresh('late-group') }, async (event) => {
+          seen.push((event.data as { n: number }).n);
+        });
+        await pub.publish(published, { n: 2 });
+        await waitFor('the later event', () => seen.length >= 1);
+        await new Promise((r) => setTimeout(r, 100));
+        expect(seen).toEqual([2]);
+      } finally {
+        await pub.close();
+        await late.close();
+      }
+    });
+  });
 
   describe('JetStream layout', () => {
     let nc: NatsConnection;
     let jsm: JetStreamManager;
     let bus: Bus;
     beforeAll(async () => {
-      bus = await connectBus(server.url, { service: 'layout', logger: testLogger() });
+      bus = await connectBus(server.url, { service: 'layout', logger: testLogger(), youngStoreMs: 0 });
       nc = await connect({ servers: server.url });
       jsm = await jetstreamManager(nc);
     });
