@@ -18,3 +18,4 @@ export {
   describeWithNats,
   type NatsServerHandle,
 } from './nats-server.js';
+export { testServices, testServiceEnv, type TestServices, type TestServiceOptions } from './services.js';
