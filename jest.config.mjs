@@ -22,6 +22,7 @@ export default {
     '^@murmur/push$': '<rootDir>/services/push/src/index.ts',
     '^@murmur/microsub$': '<rootDir>/services/microsub/src/index.ts',
     '^@murmur/gateway$': '<rootDir>/gateway/src/index.ts',
+    '^@murmur/gateway/testing$': '<rootDir>/gateway/src/testing.ts',
     '^@murmur/cli$': '<rootDir>/cli/src/index.ts',
     // light-my-request (behind app.inject) require()s cookie@2, which is ESM-only; jest cannot require ESM on
     // Node 20, so tests get cookie@1.1 (CommonJS, same stringifySetCookie/parse API) instead.

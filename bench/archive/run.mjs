@@ -5,53 +5,31 @@
 // repository root (or `npm run bench -- archive`):
 //   node bench/archive/run.mjs [--posts=50000] [--samples=300] [--store=file|memory] [--json]
 // Exits non-zero only when the benchmark could not run; a missed target is reported.
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import {
+  BenchError,
+  flag,
+  forkServer,
+  freePort,
+  log,
+  machine,
+  measure,
+  mib,
+  option,
+  runMain,
+  stats,
+  verdict,
+} from '../lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const option = (name, fallback) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-};
-const flag = (name) => process.argv.includes(`--${name}`);
 const POSTS = Number(option('posts', '50000'));
 const SAMPLES = Number(option('samples', '300'));
 const STORE = option('store', 'file');
 const TARGETS = { importPostsPerSecond: 2000, searchP95: 30, recentDeepP95: 15 };
-
-class BenchError extends Error {}
-const log = (...args) => console.error(...args);
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (x) => Math.round(x * 10) / 10;
-  return {
-    n: sorted.length,
-    p50: round(percentile(sorted, 50)),
-    p95: round(percentile(sorted, 95)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted[sorted.length - 1]),
-  };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // A deterministic generator, so every run imports the same archive.
 let seed = 42;
@@ -113,40 +91,9 @@ function archiveFile(count) {
 }
 
 async function startServer(dataDir) {
-  const gatewayPort = await freePort();
-  const child = fork(join(here, 'server.mjs'), [], {
-    execArgv: ['--expose-gc'],
-    env: {
-      ...process.env,
-      BENCH_DATA_DIR: dataDir,
-      BENCH_STORE: STORE,
-      BENCH_GATEWAY_PORT: String(gatewayPort),
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  return forkServer(join(here, 'server.mjs'), {
+    env: { BENCH_DATA_DIR: dataDir, BENCH_STORE: STORE, BENCH_GATEWAY_PORT: String(await freePort()) },
   });
-  const ready = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new BenchError(`the server exited (${code}) before it was ready`)));
-  });
-  const ask = (message, key) =>
-    new Promise((resolve) => {
-      const listener = (reply) => {
-        if (reply && key in reply) {
-          child.off('message', listener);
-          resolve(reply[key]);
-        }
-      };
-      child.on('message', listener);
-      child.send(message);
-    });
-  return {
-    ...ready,
-    ask,
-    stop: async () => {
-      await ask('stop', 'stopped');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
-    },
-  };
 }
 
 async function get(server, path) {
@@ -157,17 +104,6 @@ async function get(server, path) {
   if (res.status !== 200) throw new BenchError(`GET ${path} answered ${res.status}: ${text.slice(0, 300)}`);
   return { text, ms };
 }
-
-async function measure(label, n, once) {
-  for (let i = 0; i < Math.min(30, n); i++) await once(i);
-  const samples = [];
-  for (let i = 0; i < n; i++) samples.push(await once(i));
-  const result = stats(samples);
-  log(`  ${label}: p50 ${result.p50} ms, p95 ${result.p95} ms (n=${result.n}, max ${result.max} ms)`);
-  return result;
-}
-
-const mib = (bytes) => Math.round(bytes / 1024 / 1024);
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-archive-'));
@@ -285,7 +221,6 @@ async function main() {
     results.liveHeapMiB = mib(memory.liveHeap);
     log(`  server RSS ${results.rssMiB} MiB; live heap after a GC ${results.liveHeapMiB} MiB`);
 
-    const verdict = (ok) => (ok ? 'met' : 'MISSED');
     log('targets:');
     log(
       `  import ≥ ${TARGETS.importPostsPerSecond} posts/s: ${verdict(results.postsPerSecond >= TARGETS.importPostsPerSecond)}`,
@@ -296,7 +231,7 @@ async function main() {
     log(
       `  recent.json deep page p95 ≤ ${TARGETS.recentDeepP95} ms: ${verdict(results.recentDeep.p95 <= TARGETS.recentDeepP95)}`,
     );
-    log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, store ${STORE}`);
+    log(`machine: ${machine()}, Node ${process.version}, store ${STORE}`);
     if (flag('json')) console.log(JSON.stringify(results, null, 2));
   } finally {
     await server.stop();
@@ -304,7 +239,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err instanceof BenchError ? `bench: ${err.message}` : err);
-  process.exit(1);
-});
+runMain(main);

@@ -3,17 +3,8 @@
 // and the gateway wired as in single-process mode (one in-memory bus), archive on the embedded store
 // (file: by default, in a temporary directory). Started by run.mjs with `fork`; it reports the
 // gateway's URL, a user's token and site over IPC, and answers `memory` and `stop`.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-async function load(path) {
-  const file = join(root, path);
-  if (!existsSync(file)) throw new Error(`${path} is missing: build first (npm run build)`);
-  return import(pathToFileURL(file).href);
-}
+import { loadBuilt as load, sendMemory } from '../lib/server.mjs';
 
 const platform = await load('libs/platform/dist/index.js');
 const { identityService } = await load('services/identity/dist/index.js');
@@ -79,11 +70,7 @@ if (!site) throw new Error('publishing never created the default site');
 process.send({ gatewayUrl: publicUrl, archiveUrl: archive.url, token: created.token, siteId: site.id });
 
 process.on('message', async (message) => {
-  if (message === 'memory') {
-    const rss = process.memoryUsage().rss;
-    globalThis.gc?.();
-    process.send({ memory: { rss, liveHeap: process.memoryUsage().heapUsed } });
-  }
+  if (message === 'memory') sendMemory();
   if (message && typeof message === 'object' && 'inject' in message) {
     // The same requests answered by the archive app in-process (no sockets, no gateway): what the
     // service itself costs, apart from the machine's network stack and the proxy.

@@ -5,77 +5,42 @@
 //   node bench/feeds/run.mjs [--users=10000] [--posts=200000] [--samples=300] [--store=file|memory]
 //                            [--skip-compare] [--json]
 // Exits non-zero only when the benchmark could not run; a missed target is reported.
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import {
+  BenchError,
+  flag,
+  forkServer,
+  log,
+  machine,
+  measure,
+  mib,
+  option,
+  runMain,
+  serverExecArgv,
+  stats,
+  verdict,
+} from '../lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const option = (name, fallback) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-};
-const flag = (name) => process.argv.includes(`--${name}`);
 const SAMPLES = Number(option('samples', '300'));
 const STORE = option('store', 'file');
 const SERVER_HEAP_MB = Number(option('server-heap', '1536'));
 const TARGETS = { feedP95: 20, notModifiedP95: 5, publishToTimelineMs: 1000 };
 
-class BenchError extends Error {}
-const log = (...args) => console.error(...args);
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (x) => Math.round(x * 10) / 10;
-  return {
-    n: sorted.length,
-    p50: round(percentile(sorted, 50)),
-    p95: round(percentile(sorted, 95)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted[sorted.length - 1]),
-  };
-}
-
-async function startServer(dataDir) {
-  const child = fork(join(here, 'server.mjs'), [], {
-    execArgv: ['--expose-gc', ...(SERVER_HEAP_MB > 0 ? [`--max-old-space-size=${SERVER_HEAP_MB}`] : [])],
+function startServer(dataDir) {
+  return forkServer(join(here, 'server.mjs'), {
+    execArgv: serverExecArgv({ heapMb: SERVER_HEAP_MB }),
     env: {
-      ...process.env,
       BENCH_DATA_DIR: dataDir,
       BENCH_STORE: STORE,
       BENCH_USERS: option('users', '10000'),
       BENCH_POSTS: option('posts', '200000'),
     },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ready = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new BenchError(`the server exited (${code}) before it was ready`)));
-  });
-  const ask = (message, key) =>
-    new Promise((resolve) => {
-      const listener = (reply) => {
-        if (reply && key in reply) {
-          child.off('message', listener);
-          resolve(reply[key]);
-        }
-      };
-      child.on('message', listener);
-      child.send(message);
-    });
-  return {
-    ...ready,
-    ask,
-    stop: async () => {
-      await ask('stop', 'stopped');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
-    },
-  };
 }
 
 async function get(server, path, headers = {}) {
@@ -87,17 +52,6 @@ async function get(server, path, headers = {}) {
     throw new BenchError(`GET ${path} answered ${res.status}: ${text.slice(0, 300)}`);
   return { status: res.status, headers: res.headers, text, ms };
 }
-
-async function measure(label, n, once) {
-  for (let i = 0; i < Math.min(30, n); i++) await once(i);
-  const samples = [];
-  for (let i = 0; i < n; i++) samples.push(await once(i));
-  const result = stats(samples);
-  log(`  ${label}: p50 ${result.p50} ms, p95 ${result.p95} ms (n=${result.n}, max ${result.max} ms)`);
-  return result;
-}
-
-const mib = (bytes) => Math.round(bytes / 1024 / 1024);
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-feeds-'));
@@ -196,7 +150,6 @@ async function main() {
       );
     }
 
-    const verdict = (ok) => (ok ? 'met' : 'MISSED');
     log('targets:');
     log(`  timeline p95 ≤ ${TARGETS.feedP95} ms: ${verdict(results.timelineHeavy.p95 <= TARGETS.feedP95)}`);
     log(
@@ -208,7 +161,7 @@ async function main() {
     log(
       `  publish → timeline ≤ ${TARGETS.publishToTimelineMs} ms: ${verdict(results.publishToTimeline.max <= TARGETS.publishToTimelineMs)}`,
     );
-    log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, store ${STORE}`);
+    log(`machine: ${machine()}, Node ${process.version}, store ${STORE}`);
     if (flag('json')) console.log(JSON.stringify(results, null, 2));
   } finally {
     await server.stop();
@@ -216,7 +169,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err instanceof BenchError ? `bench: ${err.message}` : err);
-  process.exit(1);
-});
+runMain(main);

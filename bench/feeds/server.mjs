@@ -1,20 +1,12 @@
 #!/usr/bin/env node
 // The system under test of the feeds benchmark, in its own process: identity, feeds and the gateway
 // wired as in single-process mode (one in-memory bus), feeds on the embedded store. Before feeds
-// starts, its store is seeded directly (users, sites, follows, posts: what the events would have
-// stored), so feeds builds its index from the store exactly as after a restart. Started by run.mjs
+// starts, its store is seeded directly by bench/lib/feeds-data.mjs (users, sites, follows, posts: what
+// the events would have stored), so feeds builds its index from the store exactly as after a restart. Started by run.mjs
 // with `fork`; it reports its URLs over IPC and answers `memory` and `publish` requests.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-async function load(path) {
-  const file = join(root, path);
-  if (!existsSync(file)) throw new Error(`${path} is missing: build first (npm run build)`);
-  return import(pathToFileURL(file).href);
-}
+import { HEAVY, POPULAR, seedFeedsStore, sizesFromEnv } from '../lib/feeds-data.mjs';
+import { loadBuilt as load, sendMemory } from '../lib/server.mjs';
 
 const platform = await load('libs/platform/dist/index.js');
 const contracts = await load('libs/contracts/dist/index.js');
@@ -22,12 +14,8 @@ const { identityService } = await load('services/identity/dist/index.js');
 const { createFeedsService, FeedsStore } = await load('services/feeds/dist/index.js');
 const { createGateway, gatewayConfigSchema } = await load('gateway/dist/index.js');
 
-const env = (name, fallback) => Number(process.env[name] ?? fallback);
-const USERS = env('BENCH_USERS', 10_000);
-const POSTS = env('BENCH_POSTS', 200_000);
-const HEAVY_FOLLOWS = env('BENCH_HEAVY_FOLLOWS', 2_000);
-const POPULAR_FOLLOWERS = env('BENCH_POPULAR_FOLLOWERS', 5_000);
-const BACKGROUND_FOLLOWS = env('BENCH_BACKGROUND_FOLLOWS', 5);
+const sizes = sizesFromEnv();
+const { users: USERS, posts: POSTS, popularFollowers: POPULAR_FOLLOWERS } = sizes;
 const dataDir = process.env.BENCH_DATA_DIR;
 const storeKind = process.env.BENCH_STORE ?? 'file';
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
@@ -35,102 +23,10 @@ const logger = platform.createLogger({ service: 'bench', level: logLevel });
 const publicUrl = 'http://murmur.bench';
 const log = (...args) => console.error(...args);
 
-// A deterministic generator, so every run seeds the same data.
-let seed = 42;
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-};
-const pick = (n) => 1 + Math.floor(random() * n);
-
-const HEAVY = 1; // follows HEAVY_FOLLOWS others
-const POPULAR = 2; // followed by POPULAR_FOLLOWERS others
-
-async function seedStore(store) {
-  const feeds = new FeedsStore(store);
-  await feeds.createIndexes();
-  const started = performance.now();
-  const chunks = async (collection, make, total) => {
-    for (let from = 0; from < total; from += 5000) {
-      const docs = [];
-      for (let i = from; i < Math.min(total, from + 5000); i++) docs.push(make(i));
-      await store.collection(collection).insertMany(docs);
-    }
-  };
-  await chunks(
-    'users',
-    (i) => ({
-      _id: i + 1,
-      username: `u${i + 1}`,
-      usernameKey: `u${i + 1}`,
-      name: `User ${i + 1}`,
-      avatar: `https://img.example/${i + 1}.png`,
-      rev: 0,
-      graphVersion: 0,
-    }),
-    USERS,
-  );
-  await chunks(
-    'sites',
-    (i) => ({
-      _id: i + 1,
-      userId: i + 1,
-      username: `u${i + 1}`,
-      url: `https://u${i + 1}.example/`,
-      isDefault: true,
-      title: `Site ${i + 1}`,
-      description: '',
-      rev: 0,
-    }),
-    USERS,
-  );
-  const edges = new Set();
-  const edge = (a, b) => {
-    if (a !== b) edges.add(`${a} ${b}`);
-  };
-  for (let i = 0; i < HEAVY_FOLLOWS; i++) edge(HEAVY, 3 + i);
-  for (let i = 0; i < POPULAR_FOLLOWERS; i++) edge(3 + i, POPULAR);
-  edge(HEAVY, POPULAR);
-  for (let u = 3; u <= USERS; u++) for (let k = 0; k < BACKGROUND_FOLLOWS; k++) edge(u, pick(USERS));
-  const list = [...edges].map((e) => e.split(' ').map(Number));
-  await chunks(
-    'follows',
-    (i) => ({ followerId: list[i][0], followeeId: list[i][1], createdAt: new Date(0) }),
-    list.length,
-  );
-  const now = Date.now();
-  await chunks(
-    'posts',
-    (i) => {
-      const userId = pick(USERS);
-      const id = i + 1;
-      const photos = random() < 0.1 ? [`https://img.example/p/${id}.jpg`] : [];
-      const mentioned = random() < 0.05 ? pick(USERS) : 0;
-      return {
-        _id: id,
-        userId,
-        siteId: userId,
-        url: `https://u${userId}.example/posts/${id}`,
-        title: random() < 0.3 ? `Post number ${id}` : '',
-        contentHtml: `<p>Post ${id} by u${userId}${mentioned ? ` mentioning @u${mentioned}` : ''}: ${'lorem ipsum dolor sit amet '.repeat(6)}</p>`,
-        contentText: `Post ${id} by u${userId}: ${'lorem ipsum dolor sit amet '.repeat(6)}`,
-        publishedAt: new Date(now - Math.floor(random() * 365 * 86_400_000)),
-        photos,
-        mentionIds: mentioned ? [mentioned] : [],
-        categories: [],
-        visible: true,
-        rev: 4,
-      };
-    },
-    POSTS,
-  );
-  return { seconds: (performance.now() - started) / 1000, follows: list.length };
-}
-
 const storeUrl = storeKind === 'file' ? `file:${dataDir}` : `memory:bench-${process.pid}`;
 const feedsStore = await platform.openStore(storeUrl, { service: 'feeds' });
 log(`seeding the feeds store (${storeKind}): ${USERS} users, ${POSTS} posts…`);
-const seeded = await seedStore(feedsStore);
+const seeded = await seedFeedsStore(feedsStore, FeedsStore, sizes);
 log(`  seeded in ${seeded.seconds.toFixed(1)} s (${seeded.follows} follow edges)`);
 
 const bus = await platform.connectBus('memory:', { service: 'bench', logger });
@@ -219,11 +115,7 @@ async function compareDesigns() {
 
 let nextPostId = POSTS + 1;
 process.on('message', async (message) => {
-  if (message === 'memory') {
-    const rss = process.memoryUsage().rss;
-    globalThis.gc?.();
-    process.send({ memory: { ...process.memoryUsage(), rss, liveHeap: process.memoryUsage().heapUsed } });
-  }
+  if (message === 'memory') sendMemory();
   if (message === 'publish') {
     // As publishing announces a new post by the popular user.
     const id = nextPostId++;

@@ -7,34 +7,19 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { freePort, loadavg, option } from '../lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const autocannon = createRequire(join(root, 'bench/package.json'))('autocannon');
-const option = (name, fallback) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-};
 const REQUESTS = Number(option('requests', '20000'));
 const CONNECTIONS = Number(option('connections', '20'));
 const ROUNDS = Number(option('rounds', '3'));
 const TICKS = 100; // USER_HZ on Linux
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function cpuSeconds(pid) {
   // Fields after the command name (which may hold spaces): utime is the 14th field, stime the 15th.
@@ -107,7 +92,7 @@ try {
       perPath.get(name).push({ microseconds: (cpu / REQUESTS) * 1e6, rps: result.requests.average });
     }
   }
-  const load = readFileSync('/proc/loadavg', 'utf8').trim();
+  const load = loadavg();
   console.log(
     `GET /account/me, ${REQUESTS} requests × ${ROUNDS} rounds, ${CONNECTIONS} connections, load ${load}`,
   );

@@ -16,12 +16,12 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { BenchError, flag, freePort, option } from '../lib/cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Issue 16's targets.
@@ -30,30 +30,13 @@ const TARGET_ADDED_P99_MS = 3;
 const TARGET_ENTRIES_ADDED_P99_MS = 2;
 const TARGET_SINGLE_RATIO = 0.9;
 
-function option(name, fallback) {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-}
 const durationS = Number(option('duration', '10'));
 const warmupS = Number(option('warmup', '3'));
 const connections = Number(option('connections', '50'));
 const logLevel = option('log-level', 'warn');
-const printJson = process.argv.includes('--json');
+const printJson = flag('json');
 const only = new Set(option('only', 'distributed,reader,single').split(','));
 const cpuProfDir = option('cpu-prof', '');
-
-class BenchError extends Error {}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const children = [];
 

@@ -7,19 +7,27 @@
 //                               [--limit=20] [--store=file|memory] [--only=timeline,channels,mark_read]
 //                               [--cpu-prof=<dir>] [--json]
 // Exits non-zero only when the benchmark could not run or an answer was wrong; a missed target is reported.
-import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import {
+  BenchError,
+  flag,
+  forkServer,
+  loadavg,
+  log,
+  machine,
+  measure,
+  mib,
+  option,
+  runMain,
+  serverExecArgv,
+  verdict,
+} from '../lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const option = (name, fallback) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-};
-const flag = (name) => process.argv.includes(`--${name}`);
 const SAMPLES = Number(option('samples', '300'));
 const STORE = option('store', 'file');
 const UNREAD = Number(option('unread', '300'));
@@ -34,65 +42,17 @@ const ONLY = new Set(option('only', 'timeline,channels,mark_read').split(','));
 // Issue 13's targets.
 const TARGETS = { timelineP95: 25, markReadP95: 25, channelsP95: 10 };
 
-class BenchError extends Error {}
-const log = (...args) => console.error(...args);
-const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim();
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (x) => Math.round(x * 10) / 10;
-  return {
-    n: sorted.length,
-    p50: round(percentile(sorted, 50)),
-    p95: round(percentile(sorted, 95)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted[sorted.length - 1]),
-  };
-}
-
-async function startServer(dataDir) {
-  const child = fork(join(here, 'server.mjs'), [], {
-    execArgv: [
-      '--expose-gc',
-      ...(SERVER_HEAP_MB > 0 ? [`--max-old-space-size=${SERVER_HEAP_MB}`] : []),
-      ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
-    ],
+function startServer(dataDir) {
+  return forkServer(join(here, 'server.mjs'), {
+    execArgv: serverExecArgv({ heapMb: SERVER_HEAP_MB, cpuProfDir: CPU_PROF_DIR }),
     env: {
-      ...process.env,
       BENCH_DATA_DIR: dataDir,
       BENCH_STORE: STORE,
       BENCH_USERS: option('users', '10000'),
       BENCH_POSTS: option('posts', '200000'),
       BENCH_UNREAD: String(UNREAD),
     },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ready = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new BenchError(`the server exited (${code}) before it was ready`)));
-  });
-  const ask = (message, key) =>
-    new Promise((resolve) => {
-      const listener = (reply) => {
-        if (reply && key in reply) {
-          child.off('message', listener);
-          resolve(reply[key]);
-        }
-      };
-      child.on('message', listener);
-      child.send(message);
-    });
-  return {
-    ...ready,
-    ask,
-    stop: async () => {
-      await ask('stop', 'stopped');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
-    },
-  };
 }
 
 async function call(server, method, path, body) {
@@ -110,15 +70,6 @@ async function call(server, method, path, body) {
   if (res.status !== 200)
     throw new BenchError(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
   return { json: text ? JSON.parse(text) : undefined, ms };
-}
-
-async function measure(label, n, once) {
-  for (let i = 0; i < Math.min(30, n); i++) await once(i);
-  const samples = [];
-  for (let i = 0; i < n; i++) samples.push(await once(i));
-  const result = stats(samples);
-  log(`  ${label}: p50 ${result.p50} ms, p95 ${result.p95} ms (n=${result.n}, max ${result.max} ms)`);
-  return result;
 }
 
 async function unreadCounts(server) {
@@ -199,10 +150,9 @@ async function main() {
     results.loadavg.after = loadavg();
 
     const memory = await server.ask('memory', 'memory');
-    results.rssMiB = Math.round(memory.rss / 1024 / 1024);
+    results.rssMiB = mib(memory.rss);
     log(`  server RSS ${results.rssMiB} MiB`);
 
-    const verdict = (ok) => (ok ? 'met' : 'MISSED');
     const target = (label, result, goal) => {
       if (result) log(`  ${label} p95 ≤ ${goal} ms: ${verdict(result.p95 <= goal)} (${result.p95} ms)`);
     };
@@ -211,7 +161,7 @@ async function main() {
     target(`mark_read of ${MARKED}`, results.markRead, TARGETS.markReadP95);
     target('action=channels', results.channels, TARGETS.channelsP95);
     log(`load average (/proc/loadavg): before ${results.loadavg.before}; after ${results.loadavg.after}`);
-    log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, store ${STORE}`);
+    log(`machine: ${machine()}, Node ${process.version}, store ${STORE}`);
     if (flag('json')) console.log(JSON.stringify(results, null, 2));
   } finally {
     await server?.stop();
@@ -219,7 +169,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err instanceof BenchError ? `bench: ${err.message}` : err);
-  process.exit(1);
-});
+runMain(main);

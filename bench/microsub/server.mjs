@@ -2,37 +2,27 @@
 // The system under test of the microsub benchmark, in its own process: the whole of Murmur as
 // `npm start` runs it (startSingleProcess: every service and the gateway in one process, one in-memory
 // bus, each service on the embedded store under DATA_DIR — the defaults). Before it starts, the feeds
-// store is seeded directly as bench/feeds/server.mjs seeds it (users, sites, follows, posts: what the
-// events would have stored), so feeds builds its index from the store as after a restart. Then user 1
+// store is seeded directly by bench/lib/feeds-data.mjs, as bench/feeds/server.mjs seeds it (users, sites,
+// follows, posts: what the events would have stored), so feeds builds its index from the store as after a restart. Then user 1
 // (`u1`, following 2,000 others) is created through the admin API for a token, opens Microsub (which
 // sets its read markers), and BENCH_UNREAD posts by people it follows are published on the bus, as
 // publishing announces them. Started by run.mjs with `fork`; it reports over IPC and answers `memory`,
 // `loadavg` and `stop`.
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-async function load(path) {
-  const file = join(root, path);
-  if (!existsSync(file)) throw new Error(`${path} is missing: build first (npm run build)`);
-  return import(pathToFileURL(file).href);
-}
+import { freePort, loadavg } from '../lib/cli.mjs';
+import { HEAVY, seedFeedsStore, sizesFromEnv } from '../lib/feeds-data.mjs';
+import { loadBuilt as load, sendMemory } from '../lib/server.mjs';
 
 const platform = await load('libs/platform/dist/index.js');
 const contracts = await load('libs/contracts/dist/index.js');
 const { FeedsStore } = await load('services/feeds/dist/index.js');
 const { startSingleProcess } = await load('cli/dist/index.js');
 
-const env = (name, fallback) => Number(process.env[name] ?? fallback);
-const USERS = env('BENCH_USERS', 10_000);
-const POSTS = env('BENCH_POSTS', 200_000);
-const HEAVY_FOLLOWS = env('BENCH_HEAVY_FOLLOWS', 2_000);
-const POPULAR_FOLLOWERS = env('BENCH_POPULAR_FOLLOWERS', 5_000);
-const BACKGROUND_FOLLOWS = env('BENCH_BACKGROUND_FOLLOWS', 5);
-const UNREAD = env('BENCH_UNREAD', 300);
+// The same data as bench/feeds/server.mjs, so both benchmarks measure the same timelines. User 1 (HEAVY,
+// following 2,000 others) is the Microsub user: the first user identity creates.
+const sizes = sizesFromEnv();
+const { users: USERS, posts: POSTS, heavyFollows: HEAVY_FOLLOWS } = sizes;
+const UNREAD = Number(process.env.BENCH_UNREAD ?? 300);
 const dataDir = process.env.BENCH_DATA_DIR;
 const storeKind = process.env.BENCH_STORE ?? 'file';
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'warn';
@@ -40,118 +30,14 @@ const publicUrl = 'http://murmur.bench';
 const adminToken = 'bench-admin-token-0123456789abcdef';
 const log = (...args) => console.error(...args);
 
-// The same deterministic generator and data as bench/feeds/server.mjs, so both benchmarks measure
-// the same timelines.
-let seed = 42;
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-};
-const pick = (n) => 1 + Math.floor(random() * n);
-
-const HEAVY = 1; // follows HEAVY_FOLLOWS others; the Microsub user (the first user identity creates)
-const POPULAR = 2; // followed by POPULAR_FOLLOWERS others
-
-async function seedStore(store) {
-  const feeds = new FeedsStore(store);
-  await feeds.createIndexes();
-  const started = performance.now();
-  const chunks = async (collection, make, total) => {
-    for (let from = 0; from < total; from += 5000) {
-      const docs = [];
-      for (let i = from; i < Math.min(total, from + 5000); i++) docs.push(make(i));
-      await store.collection(collection).insertMany(docs);
-    }
-  };
-  await chunks(
-    'users',
-    (i) => ({
-      _id: i + 1,
-      username: `u${i + 1}`,
-      usernameKey: `u${i + 1}`,
-      name: `User ${i + 1}`,
-      avatar: `https://img.example/${i + 1}.png`,
-      rev: 0,
-      graphVersion: 0,
-    }),
-    USERS,
-  );
-  await chunks(
-    'sites',
-    (i) => ({
-      _id: i + 1,
-      userId: i + 1,
-      username: `u${i + 1}`,
-      url: `https://u${i + 1}.example/`,
-      isDefault: true,
-      title: `Site ${i + 1}`,
-      description: '',
-      rev: 0,
-    }),
-    USERS,
-  );
-  const edges = new Set();
-  const edge = (a, b) => {
-    if (a !== b) edges.add(`${a} ${b}`);
-  };
-  for (let i = 0; i < HEAVY_FOLLOWS; i++) edge(HEAVY, 3 + i);
-  for (let i = 0; i < POPULAR_FOLLOWERS; i++) edge(3 + i, POPULAR);
-  edge(HEAVY, POPULAR);
-  for (let u = 3; u <= USERS; u++) for (let k = 0; k < BACKGROUND_FOLLOWS; k++) edge(u, pick(USERS));
-  const list = [...edges].map((e) => e.split(' ').map(Number));
-  await chunks(
-    'follows',
-    (i) => ({ followerId: list[i][0], followeeId: list[i][1], createdAt: new Date(0) }),
-    list.length,
-  );
-  // Every seeded post is older than the Microsub user's first request (so read: the marker's rule).
-  const now = Date.now() - 60_000;
-  await chunks(
-    'posts',
-    (i) => {
-      const userId = pick(USERS);
-      const id = i + 1;
-      const photos = random() < 0.1 ? [`https://img.example/p/${id}.jpg`] : [];
-      const mentioned = random() < 0.05 ? pick(USERS) : 0;
-      return {
-        _id: id,
-        userId,
-        siteId: userId,
-        url: `https://u${userId}.example/posts/${id}`,
-        title: random() < 0.3 ? `Post number ${id}` : '',
-        contentHtml: `<p>Post ${id} by u${userId}${mentioned ? ` mentioning @u${mentioned}` : ''}: ${'lorem ipsum dolor sit amet '.repeat(6)}</p>`,
-        contentText: `Post ${id} by u${userId}: ${'lorem ipsum dolor sit amet '.repeat(6)}`,
-        publishedAt: new Date(now - Math.floor(random() * 365 * 86_400_000)),
-        photos,
-        mentionIds: mentioned ? [mentioned] : [],
-        categories: [],
-        visible: true,
-        rev: 4,
-      };
-    },
-    POSTS,
-  );
-  return { seconds: (performance.now() - started) / 1000, follows: list.length };
-}
-
 const storeUrl = storeKind === 'file' ? `file:${dataDir}` : `memory:bench-${process.pid}`;
 log(`seeding the feeds store (${storeKind}): ${USERS} users, ${POSTS} posts…`);
 const seedingStore = await platform.openStore(storeUrl, { service: 'feeds' });
-const seeded = await seedStore(seedingStore);
+// Every seeded post is older than the Microsub user's first request (so read: the marker's rule).
+const seeded = await seedFeedsStore(seedingStore, FeedsStore, sizes, { now: Date.now() - 60_000 });
 // A `memory:<name>` store is shared by name within this process: keep it open for feeds to find.
 if (storeKind === 'file') await seedingStore.close();
 log(`  seeded in ${seeded.seconds.toFixed(1)} s (${seeded.follows} follow edges)`);
-
-/** A port free on 127.0.0.1 now (the launcher's PORT must be 1–65535). */
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 
 const startedAt = performance.now();
 const murmur = await startSingleProcess({
@@ -160,7 +46,7 @@ const murmur = await startSingleProcess({
   STORE_URL: storeUrl,
   PUBLIC_URL: publicUrl,
   HOST: '127.0.0.1',
-  PORT: String(await freePort()),
+  PORT: String(await freePort()), // the launcher's PORT must be 1–65535: one free now
   GATEWAY_INTERNAL_PORT: '0',
   GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
   // One user makes every request of the benchmark; the store-backed limiter still runs on each.
@@ -235,11 +121,7 @@ for (;;) {
 }
 
 process.on('message', async (message) => {
-  if (message === 'memory') {
-    const rss = process.memoryUsage().rss;
-    globalThis.gc?.();
-    process.send({ memory: { ...process.memoryUsage(), rss, liveHeap: process.memoryUsage().heapUsed } });
-  }
+  if (message === 'memory') sendMemory();
   if (message === 'stop') {
     await bus.close();
     await murmur.stop();
@@ -258,5 +140,5 @@ process.send({
   follows: seeded.follows,
   users: USERS,
   posts: POSTS,
-  loadavg: readFileSync('/proc/loadavg', 'utf8').trim(),
+  loadavg: loadavg(),
 });

@@ -15,17 +15,14 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { flag, log, machine, option, percentile } from '../lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const option = (name, fallback) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-};
 const DEVICES = Number(option('devices', '10000'));
 // Devices per user (1–100, the per-user cap): 100 → 100 events of 100 devices; 1 → 10,000 events of one.
 const PER_USER = Number(option('per-user', '100'));
@@ -36,7 +33,6 @@ const CONCURRENCY = option('concurrency', '64');
 const SAMPLES = Number(option('samples', '20'));
 const CPU_PROF = option('cpu-prof', '');
 const TARGET_PER_SECOND = 2000;
-const log = (...args) => console.error(...args);
 
 const requireFromPush = createRequire(join(root, 'services/push/package.json'));
 const { generate } = requireFromPush('selfsigned');
@@ -265,20 +261,19 @@ for (let i = 0; i < SAMPLES; i++) {
   latencies.push(performance.now() - start);
 }
 latencies.sort((a, b) => a - b);
-const pick = (p) =>
-  Math.round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]);
+const pick = (p) => Math.round(percentile(latencies, p));
 const latency = { samples: SAMPLES, p50ms: pick(50), p95ms: pick(95), maxms: pick(100) };
 log(latency);
 
 const result = {
-  machine: `${cpus().length} × ${cpus()[0]?.model}`,
+  machine: machine(),
   node: process.version,
   store: STORE,
   throughput,
   sender,
   latency,
 };
-if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
+if (flag('json')) console.log(JSON.stringify(result, null, 2));
 else {
   console.log(
     `throughput: ${throughput.perSecond}/s (${throughput.devices} deliveries in ${throughput.seconds} s, ` +

@@ -23,6 +23,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadReaderCorpus } from '../lib/reader-corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -76,25 +77,6 @@ const { Parser } = readerRequire('htmlparser2');
 
 // ---------------------------------------------------------------------------------------------------
 // The corpus: our fixture cases (bytes + Content-Type, generated ones included) and feed files.
-/** services/reader/test/corpus.ts, transpiled on the fly (as bench/reader/parsers.mjs does). */
-async function loadFixtureCases() {
-  const corpusPath = join(root, 'services', 'reader', 'test', 'corpus.ts');
-  const ts = createRequire(join(root, 'package.json'))('typescript');
-  let js = ts.transpileModule(readFileSync(corpusPath, 'utf8'), {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
-  js = js
-    .replace(/from 'iconv-lite'/, `from '${pathToFileURL(readerRequire.resolve('iconv-lite')).href}'`)
-    .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(corpusPath).href));
-  const dir = mkdtempSync(join(tmpdir(), 'murmur-corpus-'));
-  try {
-    writeFileSync(join(dir, 'corpus.mjs'), js);
-    return (await import(pathToFileURL(join(dir, 'corpus.mjs')).href)).CORPUS;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 const FEED_FILE = /\.(xml|json|rss|atom|rdf)$/i;
 function filesUnder(dir) {
   const out = [];
@@ -120,7 +102,7 @@ const work = mkdtempSync(join(tmpdir(), 'murmur-fidelity-'));
 const feeds = [];
 if (!flag('no-fixtures')) {
   const seen = new Set();
-  const cases = await loadFixtureCases();
+  const cases = await loadReaderCorpus();
   cases.forEach((c) => {
     const body = c.body();
     const id = createHash('sha256').update(c.contentType).update('\0').update(body).digest('hex');

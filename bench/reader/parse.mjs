@@ -8,28 +8,10 @@
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { flag, option, ratePerCpuSecond as rate } from '../lib/cli.mjs';
 import { rssDocument } from './feeds.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const option = (name, fallback) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-};
-
-/** Runs `once` for about `seconds` after a warm-up; returns runs per second. */
-async function rate(once, seconds = 2) {
-  for (let i = 0; i < 5; i++) await once();
-  let runs = 0;
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  while (performance.now() - started < seconds * 1000) {
-    await once();
-    runs++;
-  }
-  // CPU time of this process, not wall time: the machine is shared, and other work stretches the wall.
-  const used = process.cpuUsage(cpu);
-  return runs / ((used.user + used.system) / 1e6);
-}
 
 /** The longest gap between 1 ms timer ticks while `task` runs: how long the event loop was held. */
 async function longestStall(task) {
@@ -95,5 +77,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
     dist: option('parser-dist', join(root, 'services', 'reader', 'dist')),
     seconds: Number(option('seconds', '3')),
   });
-  if (process.argv.includes('--json')) console.log(JSON.stringify(result));
+  if (flag('json')) console.log(JSON.stringify(result));
 }

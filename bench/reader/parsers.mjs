@@ -7,45 +7,20 @@
 //   node bench/reader/parsers.mjs [--before-dist=/path/to/other/services/reader/dist] [--json]
 // feedsmith and feed-parser get the text the reader decoded (encoding is decided around any parser);
 // the reader builds get the bytes and the Content-Type, as a poll does.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as feedsmith from 'feedsmith';
 import rowan from '@rowanmanning/feed-parser';
+import { flag, option, ratePerCpuSecond as rate } from '../lib/cli.mjs';
+import { loadReaderCorpus } from '../lib/reader-corpus.mjs';
 import { rssDocument } from './feeds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const option = (name, fallback) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-};
 const readerDist = join(root, 'services', 'reader', 'dist');
 const beforeDist = option('before-dist', null);
 const DOC_URL = 'http://127.0.0.1:9/corpus/feed';
-
-/** services/reader/test/corpus.ts, transpiled on the fly (it is TypeScript and lives with the tests). */
-async function loadCorpus() {
-  const corpusPath = join(root, 'services', 'reader', 'test', 'corpus.ts');
-  const ts = createRequire(join(root, 'package.json'))('typescript');
-  const readerRequire = createRequire(join(root, 'services', 'reader', 'package.json'));
-  let js = ts.transpileModule(readFileSync(corpusPath, 'utf8'), {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
-  js = js
-    .replace(/from 'iconv-lite'/, `from '${pathToFileURL(readerRequire.resolve('iconv-lite')).href}'`)
-    .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(corpusPath).href));
-  const dir = mkdtempSync(join(tmpdir(), 'murmur-corpus-'));
-  try {
-    writeFileSync(join(dir, 'corpus.mjs'), js);
-    return (await import(pathToFileURL(join(dir, 'corpus.mjs')).href)).CORPUS;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 /** Visible text of HTML, roughly: enough to compare texts across parsers. */
@@ -192,7 +167,7 @@ function score(items, c) {
 }
 
 export async function compareParsers({ log = console.error } = {}) {
-  const corpus = await loadCorpus();
+  const corpus = await loadReaderCorpus();
   const { decodeFeedBody } = await import(pathToFileURL(join(readerDist, 'feeds', 'decode.js')).href);
   const parsers = {
     'reader (feedparser + mapping, this build)': await readerParser(readerDist),
@@ -240,20 +215,6 @@ export async function compareParsers({ log = console.error } = {}) {
 }
 
 // --- speed and hostile documents -------------------------------------------------------------------
-
-async function rate(once, seconds = 2) {
-  for (let i = 0; i < 5; i++) await once();
-  let runs = 0;
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  while (performance.now() - started < seconds * 1000) {
-    await once();
-    runs++;
-  }
-  // CPU time of this process, not wall time: the machine is shared, and other work stretches the wall.
-  const used = process.cpuUsage(cpu);
-  return runs / ((used.user + used.system) / 1e6);
-}
 
 async function speed(parsers, log) {
   const typical = Buffer.from(rssDocument(1, 30, 30));
@@ -306,5 +267,5 @@ async function hostile(parsers, log) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const result = await compareParsers();
-  if (process.argv.includes('--json')) console.log(JSON.stringify(result));
+  if (flag('json')) console.log(JSON.stringify(result));
 }

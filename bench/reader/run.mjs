@@ -6,22 +6,28 @@
 //                             [--poll-feeds=1000] [--store=file|memory] [--engine=sqlite|nedb]
 //                             [--skip-parse] [--skip-reads] [--skip-poll] [--json]
 // Exits non-zero only when the benchmark could not run; missing a target is reported.
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import {
+  BenchError,
+  flag,
+  forkServer,
+  log,
+  machine,
+  measure as measureAfter,
+  mib,
+  option,
+  serverExecArgv,
+  verdict,
+} from '../lib/cli.mjs';
 import { startFeedHosts } from './feeds.mjs';
 import { parsePhase } from './parse.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const option = (name, fallback) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-};
-const flag = (name) => process.argv.includes(`--${name}`);
 const SUBSCRIPTIONS = Number(option('subscriptions', '500'));
 const ITEMS = Number(option('items', '200'));
 const UNREAD = Number(option('unread', '30000'));
@@ -34,61 +40,21 @@ const ENGINE = option('engine', 'sqlite');
 const SERVER_HEAP_MB = Number(option('server-heap', '640'));
 const TARGETS = { unreadP95: 50, entriesP95: 50, markP95: 100, rssMiB: 1024, feedsPerMinute: 300 };
 
-class BenchError extends Error {}
-const log = (...args) => console.error(...args);
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (x) => Math.round(x * 10) / 10;
-  return {
-    n: sorted.length,
-    p50: round(percentile(sorted, 50)),
-    p95: round(percentile(sorted, 95)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted[sorted.length - 1]),
-  };
-}
-
 /** The system under test in its own process (so its memory is its own). */
-async function startServer(dataDir, adminToken) {
-  const child = fork(join(here, 'server.mjs'), [], {
-    execArgv: ['--expose-gc', ...(SERVER_HEAP_MB > 0 ? [`--max-old-space-size=${SERVER_HEAP_MB}`] : [])],
+function startServer(dataDir, adminToken) {
+  return forkServer(join(here, 'server.mjs'), {
+    execArgv: serverExecArgv({ heapMb: SERVER_HEAP_MB }),
     env: {
-      ...process.env,
       BENCH_DATA_DIR: dataDir,
       BENCH_STORE: STORE,
       BENCH_ENGINE: ENGINE,
       BENCH_ADMIN_TOKEN: adminToken,
     },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ready = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new BenchError(`the server exited (${code}) before it was ready`)));
-  });
-  const ask = (message, key) =>
-    new Promise((resolve) => {
-      const listener = (reply) => {
-        if (reply && key in reply) {
-          child.off('message', listener);
-          resolve(reply[key]);
-        }
-      };
-      child.on('message', listener);
-      child.send(message);
-    });
-  return {
-    ...ready,
-    memory: () => ask('memory', 'memory'),
-    stop: async () => {
-      await ask('stop', 'stopped');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
-    },
-  };
 }
+
+/** Each measurement after 20 warm-up requests. */
+const measure = (label, n, once) => measureAfter(label, n, once, { warmup: 20 });
 
 function client(server, token) {
   const base = server.gatewayUrl;
@@ -130,17 +96,6 @@ async function pool(n, parallel, task) {
     }),
   );
 }
-
-async function measure(label, n, once) {
-  for (let i = 0; i < Math.min(20, n); i++) await once(i);
-  const samples = [];
-  for (let i = 0; i < n; i++) samples.push(await once(i));
-  const result = stats(samples);
-  log(`  ${label}: p50 ${result.p50} ms, p95 ${result.p95} ms (n=${result.n}, max ${result.max} ms)`);
-  return result;
-}
-
-const mib = (bytes) => Math.round(bytes / 1024 / 1024);
 
 async function readsPhase() {
   const adminToken = randomBytes(24).toString('base64url');
@@ -297,14 +252,13 @@ async function pollPhase() {
 }
 
 try {
-  log(`reader benchmark on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);
+  log(`reader benchmark on ${machine()}, Node ${process.version}`);
   log(
     `server: ${STORE} store (${ENGINE} engine), V8 old space ${SERVER_HEAP_MB > 0 ? `capped at ${SERVER_HEAP_MB} MiB` : 'at its default'}`,
   );
   const parse = flag('skip-parse') ? null : await parsePhase({ seconds: 3, log });
   const reads = flag('skip-reads') ? null : await readsPhase();
   const poll = flag('skip-poll') ? null : await pollPhase();
-  const verdict = (ok) => (ok ? 'met' : 'MISSED');
   if (reads) {
     log('targets:');
     log(

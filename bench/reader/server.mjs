@@ -2,18 +2,10 @@
 // The system under test of the reader benchmark, in its own process: identity, the reader and the
 // gateway wired as in single-process mode (one in-memory bus), the reader on the embedded store.
 // Started by run.mjs with `fork`; it reports its URLs over IPC and answers `memory` requests.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadBuilt, sendMemory } from '../lib/server.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-async function load(path) {
-  const file = join(root, path);
-  if (!existsSync(file)) throw new Error(`${path} is missing: build first (see bench/reader/README.md)`);
-  return import(pathToFileURL(file).href);
-}
-
+const load = (path) => loadBuilt(path, { hint: 'see bench/reader/README.md' });
 const platform = await load('libs/platform/dist/index.js');
 const { identityService } = await load('services/identity/dist/index.js');
 const { createReaderService } = await load('services/reader/dist/index.js');
@@ -74,12 +66,7 @@ await gateway.listen({ port: 0, host: '127.0.0.1' });
 const address = gateway.server.address();
 
 process.on('message', async (message) => {
-  if (message === 'memory') {
-    const rss = process.memoryUsage().rss;
-    // With --expose-gc (run.mjs passes it), also the live heap: what the data really takes.
-    globalThis.gc?.();
-    process.send({ memory: { ...process.memoryUsage(), rss, liveHeap: process.memoryUsage().heapUsed } });
-  }
+  if (message === 'memory') sendMemory();
   if (message === 'stop') {
     await gateway.close();
     await reader.stop();

@@ -1,17 +1,16 @@
 // The archive service for tests, with the real identity and publishing services beside it on a
 // private memory bus and the real gateway in front: requests go where a client's would.
 import { randomUUID } from 'node:crypto';
+import { connectBus, type Bus, type RunningService, type Store } from '@murmur/platform';
 import {
-  connectBus,
-  loadConfig,
-  openStore,
-  startService,
-  type Bus,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
-import { freePort, sendOverWire, testLogger, type WireResponse } from '@murmur/platform/testing';
-import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+  freePort,
+  sendOverWire,
+  testLogger,
+  testServiceEnv,
+  testServices,
+  type WireResponse,
+} from '@murmur/platform/testing';
+import { startTestGateway } from '@murmur/gateway/testing';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService } from '@murmur/publishing';
 import { createArchiveService, type ArchiveConfig } from '../src/index.js';
@@ -97,53 +96,28 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const bus = await connectBus(busUrl, { service: 'archive-test', logger });
   const gatewayPort = await freePort();
   const publicUrl = useGateway ? `http://127.0.0.1:${gatewayPort}` : 'http://murmur.test';
-  const baseEnv = {
-    STORE_URL: 'memory:',
-    BUS_URL: busUrl,
-    MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
-    PUBLIC_URL: publicUrl,
-    LOG_LEVEL: 'silent',
-    DATA_DIR: '/nonexistent-test-data',
-  };
-  const stores: Store[] = [];
-  const open = async (service: string) => {
-    const store = await openStore('memory:', { service });
-    stores.push(store);
-    return store;
-  };
-  const running: RunningService<unknown>[] = [];
-  const start = async <C>(def: Parameters<typeof startService<C>>[0], service: string, env = {}) => {
-    const svc = await startService(def, {
-      env: { ...baseEnv, ...env },
-      store: await open(service),
-      bus,
-      logger,
-      port: 0,
-      host: '127.0.0.1',
-    });
-    running.push(svc as RunningService<unknown>);
-    return svc;
-  };
-  const identity = await start(createIdentityService(), 'identity');
-  const publishing = await start(createPublishingService({ jobPollIntervalMs: 100 }), 'publishing');
+  const services = testServices({
+    bus,
+    logger,
+    env: testServiceEnv({ busUrl, publicUrl, adminToken: ADMIN_TOKEN }),
+  });
+  const identity = await services.start(createIdentityService(), { store: 'identity' });
+  const publishing = await services.start(createPublishingService({ jobPollIntervalMs: 100 }), {
+    store: 'publishing',
+  });
   const archiveDef = () =>
     createArchiveService({ jobPollIntervalMs: 20, ...(options.blobUrl ? { blobUrl: options.blobUrl } : {}) });
-  const archive = await start(archiveDef(), 'archive', options.env);
-  const archiveStore = stores[stores.length - 1]!;
+  const archiveStore = await services.open('archive');
+  const startArchive = () => services.start(archiveDef(), { store: archiveStore, env: options.env });
+  const archive = await startArchive();
 
-  let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
-  if (useGateway) {
-    const config = loadConfig(gatewayConfigSchema, {
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-      PUBLIC_URL: publicUrl,
-    });
-    gateway = await createGateway({
-      config,
-      targets: { identity: identity.url, publishing: publishing.url, archive: archive.url },
-      logger,
-    });
-    await gateway.listen({ port: gatewayPort, host: '127.0.0.1' });
-  }
+  const gateway = useGateway
+    ? await startTestGateway({
+        port: gatewayPort,
+        targets: { identity: identity.url, publishing: publishing.url, archive: archive.url },
+        logger,
+      })
+    : undefined;
   const url = useGateway ? publicUrl : archive.url;
 
   const request: Harness['request'] = (method, path, opts = {}) =>
@@ -156,21 +130,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   const harness: Harness = {
     url,
-    archive: archive as RunningService<ArchiveConfig>,
+    archive,
     store: archiveStore,
     bus,
-    async replica() {
-      const svc = await startService(archiveDef(), {
-        env: { ...baseEnv, ...options.env },
-        store: archiveStore,
-        bus,
-        logger,
-        port: 0,
-        host: '127.0.0.1',
-      });
-      running.push(svc as RunningService<unknown>);
-      return svc;
-    },
+    replica: startArchive,
     async createUser(username) {
       const res = await sendOverWire(identity.url, {
         method: 'POST',
@@ -221,9 +184,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async stop() {
       await gateway?.close();
-      for (const service of running.reverse()) await service.stop();
+      await services.stop();
       await bus.close();
-      for (const store of stores) await store.close();
     },
   };
   return harness;

@@ -6,16 +6,21 @@ import { feeds, publishing, type EventDef, type EventEnvelope } from '@murmur/co
 import {
   connectBus,
   formatOffsetTime,
-  loadConfig,
-  openStore,
-  startService,
   type Bus,
   type Resolver,
   type RunningService,
   type Store,
 } from '@murmur/platform';
-import { eventually, freePort, sendOverWire, testLogger, type WireResponse } from '@murmur/platform/testing';
-import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+import {
+  eventually,
+  freePort,
+  sendOverWire,
+  testLogger,
+  testServiceEnv,
+  testServices,
+  type WireResponse,
+} from '@murmur/platform/testing';
+import { startTestGateway } from '@murmur/gateway/testing';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService } from '@murmur/publishing';
 import { createFeedsService, type FeedsConfig } from '../src/index.js';
@@ -133,74 +138,41 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const bus = await connectBus(busUrl, { service: 'feeds-test', logger });
   const gatewayPort = await freePort();
   const publicUrl = useGateway ? `http://127.0.0.1:${gatewayPort}` : 'http://murmur.test';
-  const baseEnv = {
-    STORE_URL: 'memory:',
-    BUS_URL: busUrl,
-    MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
-    PUBLIC_URL: publicUrl,
-    LOG_LEVEL: 'silent',
-    DATA_DIR: '/nonexistent-test-data',
-  };
-  const stores: Store[] = [];
-  const open = async (service: string) => {
-    const store = await openStore('memory:', { service });
-    stores.push(store);
-    return store;
-  };
-  const running: RunningService<unknown>[] = [];
-  const identity = await startService(createIdentityService(), {
-    env: baseEnv,
-    store: await open('identity'),
+  const services = testServices({
     bus,
     logger,
-    port: 0,
-    host: '127.0.0.1',
+    env: testServiceEnv({ busUrl, publicUrl, adminToken: ADMIN_TOKEN }),
   });
-  running.push(identity);
+  const identity = await services.start(createIdentityService(), { store: 'identity' });
   let publishingUrl: string | undefined;
   if (options.publishing) {
-    const pub = await startService(createPublishingService({ jobPollIntervalMs: 100 }), {
-      env: { ...baseEnv, XMLRPC_CALLS_PER_MINUTE: '100000' },
-      store: await open('publishing'),
-      bus,
-      logger,
-      port: 0,
-      host: '127.0.0.1',
+    const pub = await services.start(createPublishingService({ jobPollIntervalMs: 100 }), {
+      store: 'publishing',
+      env: { XMLRPC_CALLS_PER_MINUTE: '100000' },
     });
-    running.push(pub);
     publishingUrl = pub.url;
   }
-  const feedsStore = await open('feeds');
-  const feedsService = await startService(
+  const feedsStore = await services.open('feeds');
+  const feedsService = await services.start(
     createFeedsService({ jobPollIntervalMs: 50, ...(options.lookup ? { lookup: options.lookup } : {}) }),
     {
-      env: { ...baseEnv, OUTBOUND_ALLOW_PRIVATE: '1', ...options.env },
       store: feedsStore,
-      bus: options.wrapBus ? options.wrapBus(bus) : bus,
-      logger,
-      port: 0,
-      host: '127.0.0.1',
+      env: { OUTBOUND_ALLOW_PRIVATE: '1', ...options.env },
+      ...(options.wrapBus ? { bus: options.wrapBus(bus) } : {}),
     },
   );
-  running.push(feedsService);
 
-  let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
-  if (useGateway) {
-    const config = loadConfig(gatewayConfigSchema, {
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-      PUBLIC_URL: publicUrl,
-    });
-    gateway = await createGateway({
-      config,
-      targets: {
-        identity: identity.url,
-        feeds: feedsService.url,
-        ...(publishingUrl ? { publishing: publishingUrl } : {}),
-      },
-      logger,
-    });
-    await gateway.listen({ port: gatewayPort, host: '127.0.0.1' });
-  }
+  const gateway = useGateway
+    ? await startTestGateway({
+        port: gatewayPort,
+        targets: {
+          identity: identity.url,
+          feeds: feedsService.url,
+          ...(publishingUrl ? { publishing: publishingUrl } : {}),
+        },
+        logger,
+      })
+    : undefined;
   const url = useGateway ? publicUrl : feedsService.url;
 
   const followEvents: Harness['followEvents'] = [];
@@ -296,9 +268,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async stop() {
       await recorder.unsubscribe();
       await gateway?.close();
-      for (const service of running.reverse()) await service.stop();
+      await services.stop();
       await bus.close();
-      for (const store of stores) await store.close();
     },
   };
   return harness;

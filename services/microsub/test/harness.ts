@@ -3,28 +3,21 @@
 // publishing would send them, and the real gateway in front, so requests go where a client's would.
 import { randomUUID } from 'node:crypto';
 import { feeds, identity, publishing } from '@murmur/contracts';
-import {
-  connectBus,
-  formatOffsetTime,
-  loadConfig,
-  openStore,
-  startService,
-  type Bus,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
+import { connectBus, formatOffsetTime, type Bus, type RunningService } from '@murmur/platform';
 import {
   eventually,
   freePort,
   sendOverWire,
   startFakeIdentity,
   testLogger,
+  testServiceEnv,
+  testServices,
   TestClock,
   type FakeIdentity,
   type WireResponse,
 } from '@murmur/platform/testing';
 import { createFeedsService } from '@murmur/feeds';
-import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+import { startTestGateway } from '@murmur/gateway/testing';
 import { createReaderService } from '@murmur/reader';
 import { createMicrosubService, type MicrosubConfig } from '../src/index.js';
 
@@ -115,13 +108,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const useGateway = options.gateway ?? true;
   const gatewayPort = await freePort();
   const publicUrl = `http://127.0.0.1:${gatewayPort}`;
-  const env = {
-    STORE_URL: 'memory:',
-    BUS_URL: busUrl,
-    PUBLIC_URL: publicUrl,
-    LOG_LEVEL: 'silent',
-    DATA_DIR: '/nonexistent-test-data',
-  };
   const users: User[] = [
     { id: 1, username: 'ann', name: 'Ann', token: 'ann-app-token' },
     { id: 2, username: 'bob', name: 'Bob', token: 'bob-app-token' },
@@ -131,51 +117,22 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     users: users.map((u) => ({ id: u.id, username: u.username, name: u.name })),
     tokens: users.map((u) => ({ token: u.token, userId: u.id })),
   });
-  const stores: Store[] = [];
-  const open = async (service: string) => {
-    const store = await openStore('memory:', { service });
-    stores.push(store);
-    return store;
-  };
-  const running: RunningService<unknown>[] = [];
-  const feedsService = await startService(createFeedsService(), {
-    env,
-    store: await open('feeds'),
-    bus,
-    logger,
-    port: 0,
-    host: '127.0.0.1',
-  });
-  running.push(feedsService);
+  const services = testServices({ bus, logger, env: testServiceEnv({ busUrl, publicUrl }) });
+  const feedsService = await services.start(createFeedsService(), { store: 'feeds' });
   // The reader follows feeds of the open web; every host name it fetches is this machine.
-  const readerService = await startService(
+  await services.start(
     createReaderService({
       schedulerIntervalMs: 0,
       jobPollIntervalMs: 50,
       lookup: async () => [{ address: '127.0.0.1', family: 4 }],
     }),
-    {
-      env: { ...env, OUTBOUND_ALLOW_PRIVATE: '1' },
-      store: await open('reader'),
-      bus,
-      logger,
-      port: 0,
-      host: '127.0.0.1',
-    },
+    { store: 'reader', env: { OUTBOUND_ALLOW_PRIVATE: '1' } },
   );
-  running.push(readerService);
   const clock = new TestClock(T0);
-  const microsubStore = await open('microsub');
-  const microsub = await startService(createMicrosubService(), {
-    env: { ...env, ...options.env },
-    store: microsubStore,
-    bus,
-    logger,
-    clock,
-    port: 0,
-    host: '127.0.0.1',
-  });
-  running.push(microsub);
+  const microsubStore = await services.open('microsub');
+  const startMicrosub = () =>
+    services.start(createMicrosubService(), { store: microsubStore, env: options.env, clock });
+  const microsub = await startMicrosub();
   // Feeds and microsub learn users from identity's events.
   for (const u of users) {
     await bus.publish(identity.userCreated, {
@@ -202,19 +159,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     );
   }
 
-  let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
-  if (useGateway) {
-    const config = loadConfig(gatewayConfigSchema, {
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-      PUBLIC_URL: publicUrl,
-    });
-    gateway = await createGateway({
-      config,
-      targets: { microsub: microsub.url, feeds: feedsService.url },
-      logger,
-    });
-    await gateway.listen({ port: gatewayPort, host: '127.0.0.1' });
-  }
+  const gateway = useGateway
+    ? await startTestGateway({
+        port: gatewayPort,
+        targets: { microsub: microsub.url, feeds: feedsService.url },
+        logger,
+      })
+    : undefined;
   const url = useGateway ? publicUrl : microsub.url;
   const auth = (token?: string): Record<string, string> =>
     token === undefined ? {} : { authorization: `Bearer ${token}` };
@@ -287,24 +238,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       );
     },
     async replica() {
-      const second = await startService(createMicrosubService(), {
-        env: { ...env, ...options.env },
-        store: microsubStore,
-        bus,
-        logger,
-        clock,
-        port: 0,
-        host: '127.0.0.1',
-      });
-      running.push(second);
-      return client(second.url);
+      return client((await startMicrosub()).url);
     },
     async stop() {
       await gateway?.close();
-      for (const service of running.reverse()) await service.stop();
+      await services.stop();
       await fake.stop();
       await bus.close();
-      for (const store of stores) await store.close();
     },
   };
 }

@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
 import {
   connectBus,
-  loadConfig,
   openStore,
   startService,
   type Bus,
@@ -12,8 +11,15 @@ import {
   type RunningService,
   type Store,
 } from '@murmur/platform';
-import { eventually, freePort, sendOverWire, testLogger } from '@murmur/platform/testing';
-import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+import {
+  eventually,
+  freePort,
+  sendOverWire,
+  testLogger,
+  testServiceEnv,
+  testServices,
+} from '@murmur/platform/testing';
+import { startTestGateway } from '@murmur/gateway/testing';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService, type PublishingConfig } from '../src/index.js';
 import type { XmlRpcOut } from '../src/xmlrpc/values.js';
@@ -76,33 +82,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const gatewayPort = await freePort();
   const publicUrl = useGateway ? `http://127.0.0.1:${gatewayPort}` : 'http://murmur.test';
 
-  const identityStore = await openStore('memory:', { service: 'identity' });
-  const identity = await startService(createIdentityService(), {
-    env: {
-      STORE_URL: 'memory:',
-      BUS_URL: busUrl,
-      MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
-      PUBLIC_URL: publicUrl,
-      LOG_LEVEL: 'silent',
-      DATA_DIR: '/nonexistent-test-data',
-    },
-    store: identityStore,
-    bus,
-    logger,
-    port: 0,
-    host: '127.0.0.1',
-  });
+  const baseEnv = testServiceEnv({ busUrl, publicUrl, adminToken: ADMIN_TOKEN });
+  const others = testServices({ bus, logger, env: baseEnv });
+  const identity = await others.start(createIdentityService(), { store: 'identity' });
 
   const storeUrl = options.storeUrl ?? 'memory:';
-  const env = {
-    STORE_URL: storeUrl,
-    BUS_URL: busUrl,
-    PUBLIC_URL: publicUrl,
-    MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
-    LOG_LEVEL: 'silent',
-    XMLRPC_CALLS_PER_MINUTE: '100000',
-    ...options.env,
-  };
+  const env = { ...baseEnv, STORE_URL: storeUrl, XMLRPC_CALLS_PER_MINUTE: '100000', ...options.env };
   const publishingPort = await freePort();
   let publishingStore = await openStore(storeUrl, { service: 'publishing' });
   const startPublishing = () =>
@@ -117,19 +102,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     });
   let publishing = await startPublishing();
 
-  let gateway: Awaited<ReturnType<typeof createGateway>> | undefined;
-  if (useGateway) {
-    const config = loadConfig(gatewayConfigSchema, {
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-      PUBLIC_URL: publicUrl,
-    });
-    gateway = await createGateway({
-      config,
-      targets: { identity: identity.url, publishing: publishing.url },
-      logger,
-    });
-    await gateway.listen({ port: gatewayPort, host: '127.0.0.1' });
-  }
+  const gateway = useGateway
+    ? await startTestGateway({
+        port: gatewayPort,
+        targets: { identity: identity.url, publishing: publishing.url },
+        logger,
+      })
+    : undefined;
   const url = useGateway ? publicUrl : publishing.url;
 
   let ipCounter = 0;
@@ -182,9 +161,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async stop() {
       await gateway?.close();
       await publishing.stop();
-      await identity.stop();
+      await others.stop();
       await bus.close();
-      await identityStore.close();
       await publishingStore.close();
     },
   };

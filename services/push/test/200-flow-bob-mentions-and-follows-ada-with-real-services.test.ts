@@ -4,18 +4,18 @@
 // none to bob; bob follows ada → one "new follower" per ada device.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { connectBus, type Bus } from '@murmur/platform';
 import {
-  connectBus,
-  loadConfig,
-  openStore,
-  startService,
-  type Bus,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
-import { eventually, freePort, sendOverWire, testLogger } from '@murmur/platform/testing';
+  eventually,
+  freePort,
+  sendOverWire,
+  testLogger,
+  testServiceEnv,
+  testServices,
+  type TestServices,
+} from '@murmur/platform/testing';
 import { createFeedsService } from '@murmur/feeds';
-import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+import { startTestGateway, type TestGateway } from '@murmur/gateway/testing';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService } from '@murmur/publishing';
 import { createPushService } from '../src/index.js';
@@ -24,10 +24,9 @@ import { ADMIN_TOKEN, devHex, KEY_ID, TEAM_ID, TOPIC } from './harness.js';
 
 let bus: Bus;
 let apns: ApnsStandIn;
-let gateway: Awaited<ReturnType<typeof createGateway>>;
+let services: TestServices;
+let gateway: TestGateway;
 let url: string;
-const running: RunningService<unknown>[] = [];
-const stores: Store[] = [];
 
 beforeAll(async () => {
   const logger = testLogger();
@@ -37,35 +36,26 @@ beforeAll(async () => {
   apns = await startApnsStandIn({ [KEY_ID]: key.publicKey });
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  const env = {
-    STORE_URL: 'memory:',
-    BUS_URL: busUrl,
-    MURMUR_ADMIN_TOKEN: ADMIN_TOKEN,
-    PUBLIC_URL: url,
-    LOG_LEVEL: 'silent',
-    DATA_DIR: '/nonexistent-test-data',
-    PUSH_APNS_PRODUCTION_URL: apns.url,
-    PUSH_APNS_SANDBOX_URL: apns.url,
-  };
-  const start = async (name: string, def: Parameters<typeof startService>[0]) => {
-    const store = await openStore('memory:', { service: name });
-    stores.push(store);
-    const service = await startService(def, { env, store, bus, logger, port: 0, host: '127.0.0.1' });
-    running.push(service);
-    return service.url;
-  };
-  const targets = {
-    identity: await start('identity', createIdentityService()),
-    publishing: await start('publishing', createPublishingService({ jobPollIntervalMs: 50 })),
-    feeds: await start('feeds', createFeedsService({ jobPollIntervalMs: 50 })),
-    push: await start('push', createPushService({ jobPollIntervalMs: 50, apnsCa: apns.ca })),
-  };
-  gateway = await createGateway({
-    config: loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', PUBLIC_URL: url }),
-    targets,
+  services = testServices({
+    bus,
     logger,
+    env: {
+      ...testServiceEnv({ busUrl, publicUrl: url, adminToken: ADMIN_TOKEN }),
+      PUSH_APNS_PRODUCTION_URL: apns.url,
+      PUSH_APNS_SANDBOX_URL: apns.url,
+    },
   });
-  await gateway.listen({ port, host: '127.0.0.1' });
+  const targets = {
+    identity: (await services.start(createIdentityService(), { store: 'identity' })).url,
+    publishing: (
+      await services.start(createPublishingService({ jobPollIntervalMs: 50 }), { store: 'publishing' })
+    ).url,
+    feeds: (await services.start(createFeedsService({ jobPollIntervalMs: 50 }), { store: 'feeds' })).url,
+    push: (
+      await services.start(createPushService({ jobPollIntervalMs: 50, apnsCa: apns.ca }), { store: 'push' })
+    ).url,
+  };
+  gateway = await startTestGateway({ port, targets, logger });
   const app = await call('PUT', '/admin/push/apps/Murmur', ADMIN_TOKEN, {
     team_id: TEAM_ID,
     key_id: KEY_ID,
@@ -78,9 +68,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
-  for (const service of running.reverse()) await service.stop();
+  await services?.stop();
   await bus?.close();
-  for (const store of stores) await store.close();
   await apns?.close();
 });
 

@@ -6,18 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
+import { startTestGateway, type TestGateway } from '@murmur/gateway/testing';
 import { identityService } from '@murmur/identity';
+import { connectBus, type Bus } from '@murmur/platform';
 import {
-  connectBus,
-  loadConfig,
-  openStore,
-  startService,
-  type Bus,
-  type RunningService,
-} from '@murmur/platform';
-import { send, testLogger, type WireResponse } from '@murmur/platform/testing';
-import type { FastifyInstance } from 'fastify';
+  send,
+  testLogger,
+  testServices,
+  type TestServices,
+  type WireResponse,
+} from '@murmur/platform/testing';
 import { createReaderService, type ReaderContext } from '../src/index.js';
 import { rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
 
@@ -25,10 +23,9 @@ const PUBLIC_URL = 'http://murmur.test';
 const ADMIN = 'flow-admin-token-0123456789abcdef';
 
 let bus: Bus;
-let identity: RunningService<unknown>;
-let reader: RunningService<unknown>;
+let services: TestServices;
 let readerCtx: ReaderContext;
-let gateway: FastifyInstance;
+let gateway: TestGateway;
 let gatewayUrl: string;
 let feeds: FeedServer;
 let dataDir: string;
@@ -52,35 +49,22 @@ beforeAll(async () => {
   const logger = testLogger();
   dataDir = mkdtempSync(join(tmpdir(), 'murmur-flow-'));
   bus = await connectBus(`memory:flow-${randomUUID()}`, { service: 'flow', logger });
-  const common = { PUBLIC_URL, LOG_LEVEL: 'silent', DATA_DIR: dataDir };
-  identity = await startService(identityService, {
-    env: { ...common, MURMUR_ADMIN_TOKEN: ADMIN },
-    store: await openStore('memory:', { service: 'identity' }),
-    bus,
-    logger,
-    port: 0,
-    host: '127.0.0.1',
+  services = testServices({ bus, logger, env: { PUBLIC_URL, LOG_LEVEL: 'silent', DATA_DIR: dataDir } });
+  const identity = await services.start(identityService, {
+    store: 'identity',
+    env: { MURMUR_ADMIN_TOKEN: ADMIN },
   });
-  reader = await startService(
+  const reader = await services.start(
     createReaderService({ schedulerIntervalMs: 0, jobPollIntervalMs: 50, onContext: (c) => (readerCtx = c) }),
-    {
-      env: { ...common, OUTBOUND_ALLOW_HOSTS: '127.0.0.1' },
-      store: await openStore('memory:', { service: 'reader' }),
-      bus,
-      logger,
-      port: 0,
-      host: '127.0.0.1',
-    },
+    { store: 'reader', env: { OUTBOUND_ALLOW_HOSTS: '127.0.0.1' } },
   );
-  const config = loadConfig(gatewayConfigSchema, {
-    PUBLIC_URL,
-    GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-    LOG_LEVEL: 'silent',
+  gateway = await startTestGateway({
+    targets: { identity: identity.url, reader: reader.url },
+    logger,
+    publicUrl: PUBLIC_URL,
+    env: { LOG_LEVEL: 'silent' },
   });
-  gateway = await createGateway({ config, targets: { identity: identity.url, reader: reader.url }, logger });
-  await gateway.listen({ port: 0, host: '127.0.0.1' });
-  const address = gateway.server.address();
-  gatewayUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  gatewayUrl = gateway.url;
   feeds = await startFeedServer();
   for (const name of ['a', 'b', 'c'])
     feeds.set(`/${name}.xml`, { body: rssWithItems(name.toUpperCase(), items(name, 500)) });
@@ -88,8 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway.close();
-  await reader.stop();
-  await identity.stop();
+  await services.stop();
   await bus.close();
   await feeds.close();
   rmSync(dataDir, { recursive: true, force: true });

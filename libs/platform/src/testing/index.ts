@@ -19,3 +19,4 @@ export {
   type NatsServerHandle,
 } from './nats-server.js';
 export { traceEvents, type EventTrail, type EventTrailQuery, type TrailEnvelope } from './event-trail.js';
+export { testServices, testServiceEnv, type TestServices, type TestServiceOptions } from './services.js';
