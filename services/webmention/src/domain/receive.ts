@@ -68,10 +68,10 @@ export async function receive(ctx: WebmentionContext, params: Record<string, unk
   );
   const id = pairId(pair.source, pair.target);
   // The record (status `queued`, for GET /webmention/mine) and the job are written in the same turn,
-  // so both are made durable by one fsync (docs/adr/0011-webmention.md, revision 2). Either order is
-  // safe: the job creates a missing record, and a record without its job is re-queued by the
-  // sender's retry after the error. The job's key makes a second POST of the pair return the pending
-  // job instead of adding one.
+  // so one fsync makes both durable (docs/adr/0011-webmention.md, "Revision: one fsync per accepted
+  // POST"). Either order is safe: the job creates a missing record, and a record without its job is
+  // queued again by the sender's retry after the error. The job's key makes a second POST of the pair
+  // return the pending job instead of adding one.
   const [recorded, queued] = await Promise.allSettled([
     ctx.store.receivedPair(
       {
