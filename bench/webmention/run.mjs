@@ -8,7 +8,7 @@
 //                                 [--store=file|memory] [--json]
 // Exits non-zero only when the benchmark could not run or lost a webmention; a missed target is reported.
 import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -35,6 +35,28 @@ const TARGET = 'https://ada.example/2026/11/21/hello.html';
 const BUSY = 'https://ada.example/2026/11/21/busy.html';
 const log = (...args) => console.error(...args);
 class BenchError extends Error {}
+
+/** User + system CPU time of a process in ms (Linux /proc; undefined elsewhere). */
+function cpuMs(pid) {
+  if (!existsSync(`/proc/${pid}/stat`)) return undefined;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+}
+
+/**
+ * CPU time the service and the gateway spent per accepted POST during `run` — unlike throughput, hardly
+ * moved by what else the machine runs.
+ */
+async function withCpu(server, gateway, run) {
+  const before = [cpuMs(server.child.pid), cpuMs(gateway.child.pid)];
+  const result = await run();
+  const after = [cpuMs(server.child.pid), cpuMs(gateway.child.pid)];
+  const per = (i) =>
+    before[i] === undefined || !result['2xx']
+      ? undefined
+      : Math.round(((after[i] - before[i]) / result['2xx']) * 1000);
+  return { result, cpuUs: { service: per(0), gateway: per(1) } };
+}
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -180,12 +202,14 @@ async function main() {
     log(
       `POST /webmention through the gateway, jobs queued only: ${CONNECTIONS} connections for ${DURATION} s…`,
     );
-    const ac = await autocannon({
-      url: queuedGateway.url,
-      connections: CONNECTIONS,
-      duration: DURATION,
-      requests: [post('/webmention')],
-    });
+    const { result: ac, cpuUs } = await withCpu(queuedServer, queuedGateway, () =>
+      autocannon({
+        url: queuedGateway.url,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        requests: [post('/webmention')],
+      }),
+    );
     const queued = await queuedServer.ask('counts', 'counts');
     await queuedServer.ask('stop', 'stopped').catch(() => {});
     queuedGateway.child.kill();
@@ -197,10 +221,12 @@ async function main() {
       p50Ms: ac.latency.p50,
       p99Ms: ac.latency.p99,
       jobsQueued: queued.queued,
+      cpuUsPerPost: cpuUs,
     };
     log(
       `  ${results.postsQueued.perSecond} accepted/s (p50 ${ac.latency.p50} ms, p99 ${ac.latency.p99} ms, non-2xx ${ac.non2xx}); ${queued.queued} jobs queued`,
     );
+    log(`  CPU per accepted POST: service ${cpuUs.service} µs, gateway ${cpuUs.gateway} µs`);
   }
   const server = await startServer(dataDir);
   const gateway = await startGateway(server.url);
@@ -218,12 +244,14 @@ async function main() {
     log(
       `POST /webmention through the gateway while verifying: ${CONNECTIONS} connections for ${DURATION} s (distinct pairs)…`,
     );
-    const ac = await autocannon({
-      url: gateway.url,
-      connections: CONNECTIONS,
-      duration: DURATION,
-      requests: [post('/webmention')],
-    });
+    const { result: ac, cpuUs } = await withCpu(server, gateway, () =>
+      autocannon({
+        url: gateway.url,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        requests: [post('/webmention')],
+      }),
+    );
     const accepted = ac['2xx'];
     results.posts = {
       perSecond: Math.round(accepted / DURATION),
@@ -233,9 +261,13 @@ async function main() {
       timeouts: ac.timeouts,
       p50Ms: ac.latency.p50,
       p99Ms: ac.latency.p99,
+      cpuUsPerPost: cpuUs,
     };
     log(
       `  ${results.posts.perSecond} accepted/s (p50 ${ac.latency.p50} ms, p99 ${ac.latency.p99} ms, non-2xx ${ac.non2xx}, errors ${ac.errors})`,
+    );
+    log(
+      `  CPU per accepted POST (verifications running meanwhile): service ${cpuUs.service} µs, gateway ${cpuUs.gateway} µs`,
     );
     log('  waiting until every accepted pair is verified…');
     const afterPosts = await drained(server, base.done + base.dead + accepted, 15 * 60_000);

@@ -615,12 +615,12 @@ export class SqliteCollectionCore {
   }
 
   private transaction(fn: () => void): void {
-    this.file.db.transaction(fn)();
+    this.file.inTransaction(fn);
   }
 
   /** A nested transaction: undone alone when `fn` throws. */
   private savepoint(fn: () => void): void {
-    this.file.db.transaction(fn)();
+    this.file.inTransaction(fn);
   }
 }
 

@@ -5,8 +5,8 @@
 // Durability: the database runs in WAL mode with `synchronous=NORMAL`. A commit has then written its
 // frames to the `-wal` file with write(2) before it returns, so it survives a kill -9 of the process
 // (the kernel holds the pages). For a power cut, the caller awaits `durable()` before acknowledging:
-// an fdatasync of the `-wal` file, off the event loop (libuv's thread pool) and shared by every commit
-// made while the previous one ran, which is what `synchronous=FULL` would do at every commit, but
+// an fdatasync of the `-wal` file, off the event loop (libuv's thread pool), started at the end of the
+// turn of the event loop and shared by every commit made in that turn or while the previous one ran, which is what `synchronous=FULL` would do at every commit, but
 // on the event loop and once per commit. Checkpoints (SQLite's own, at 1,000 WAL pages) fsync the WAL
 // before copying it into the database file and the database file after, in either mode.
 import { open, type FileHandle } from 'node:fs/promises';
@@ -35,10 +35,17 @@ export interface CatalogEntry {
 
 export class SqliteFile {
   readonly db: BetterSqlite3.Database;
+  /**
+   * Runs `fn` in a transaction, or in a savepoint inside one (undone alone when `fn` throws). One
+   * wrapper for every call: better-sqlite3 builds four closures per `db.transaction(fn)`.
+   */
+  readonly inTransaction: (fn: () => void) => void;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
   private wal: Promise<FileHandle> | undefined;
+  /** The running fsync (settled either way). */
   private inFlight: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
+  /** The next fsync, not started yet: every commit made before it starts is covered by it. */
+  private next: Promise<void> | undefined;
   /** Set once an fsync failed: what is on disk is unknown, so nothing more is acknowledged. */
   private broken: Error | undefined;
 
@@ -47,6 +54,7 @@ export class SqliteFile {
     private readonly options: SqliteOptions,
   ) {
     this.db = new Database(path);
+    this.inTransaction = this.db.transaction((fn: () => void) => fn());
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     // 64 MiB of page cache: the working set of indexes; documents are read by key.
@@ -109,27 +117,35 @@ export class SqliteFile {
 
   /**
    * Resolves once every commit made so far is on disk (see the file comment); at once with `fsync: false`.
-   * Commits made while an fsync runs share the next one.
+   * The fsync starts at the end of the current turn of the event loop, after the running one: every
+   * commit made in this turn (a request's several writes, or concurrent requests') shares it, and so
+   * do commits made while the running one lasts.
    */
   durable(): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
     if (!this.options.fsync || this.options.synchronous === 'full') return Promise.resolve();
-    if (this.queued) return this.queued;
-    if (!this.inFlight) {
-      this.inFlight = this.syncOnce().finally(() => (this.inFlight = undefined));
-      return this.inFlight;
-    }
-    // The running fsync may have started before this commit: one more after it covers every waiter.
-    this.queued = this.inFlight
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => {
-        this.queued = undefined;
-        return this.durable();
-      });
-    return this.queued;
+    this.next ??= this.afterTurn().then(() => {
+      // From here on, a commit needs the fsync after this one.
+      this.next = undefined;
+      const run = this.syncOnce();
+      const settled: Promise<void> = run.then(
+        () => this.ended(settled),
+        () => this.ended(settled),
+      );
+      this.inFlight = settled;
+      return run;
+    });
+    return this.next;
+  }
+
+  /** The end of this turn of the event loop, and of the running fsync. */
+  private async afterTurn(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.inFlight) await this.inFlight;
+  }
+
+  private ended(fsync: Promise<void>): void {
+    if (this.inFlight === fsync) this.inFlight = undefined;
   }
 
   private async syncOnce(): Promise<void> {
@@ -143,7 +159,7 @@ export class SqliteFile {
   }
 
   async close(): Promise<void> {
-    while (this.inFlight || this.queued) await (this.queued ?? this.inFlight)?.catch(() => undefined);
+    while (this.next || this.inFlight) await (this.next ?? this.inFlight)?.catch(() => undefined);
     if (this.wal) await (await this.wal.catch(() => undefined))?.close();
     this.statements.clear();
     // Closing the last connection checkpoints the WAL into the database file and removes it.

@@ -67,22 +67,30 @@ export async function receive(ctx: WebmentionContext, params: Record<string, unk
     `too many webmentions from ${pair.sourceHost}; try again later`,
   );
   const id = pairId(pair.source, pair.target);
-  await ctx.store.receivedPair(
-    {
-      _id: id,
-      source: pair.source,
-      target: pair.target,
-      targetKey: schemelessKey(pair.target),
-      sourceHost: pair.sourceHost,
-      targetUserId: pair.targetUserId,
-    },
-    ctx.clock.now(),
-  );
-  // The key makes a second POST of the pair return the pending job instead of adding one.
-  await enqueueJob(
-    ctx.jobs,
-    verifyMentionJob,
-    { source: pair.source, target: pair.target },
-    { key: `verify:${id}` },
-  );
+  // The record (status `queued`, for GET /webmention/mine) and the job are written in the same turn,
+  // so one fsync makes both durable (docs/adr/0011-webmention.md, "Revision: one fsync per accepted
+  // POST"). Either order is safe: the job creates a missing record, and a record without its job is
+  // queued again by the sender's retry after the error. The job's key makes a second POST of the pair
+  // return the pending job instead of adding one.
+  const [recorded, queued] = await Promise.allSettled([
+    ctx.store.receivedPair(
+      {
+        _id: id,
+        source: pair.source,
+        target: pair.target,
+        targetKey: schemelessKey(pair.target),
+        sourceHost: pair.sourceHost,
+        targetUserId: pair.targetUserId,
+      },
+      ctx.clock.now(),
+    ),
+    enqueueJob(
+      ctx.jobs,
+      verifyMentionJob,
+      { source: pair.source, target: pair.target },
+      { key: `verify:${id}` },
+    ),
+  ]);
+  if (recorded.status === 'rejected') throw recorded.reason;
+  if (queued.status === 'rejected') throw queued.reason;
 }

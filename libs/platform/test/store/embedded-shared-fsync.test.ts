@@ -1,0 +1,102 @@
+// Durable writes of the SQLite embedded store are acknowledged after an fsync of the WAL that started
+// after their commit (docs/adr/0017-embedded-store-sqlite.md). The fsync starts at the end of the turn
+// of the event loop, so writes made in the same turn — a request writing a record and queueing a job,
+// or concurrent requests — share one fsync instead of waiting for one after another. Shown by counting
+// the process's datasync calls while every fsync is held back.
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { EmbeddedStore, type Store } from '../../src/store/index.js';
+
+let dir: string;
+let store: Store | undefined;
+let release: () => void = () => undefined;
+let restore: () => void = () => undefined;
+let fsyncs = 0;
+
+/** Counts every FileHandle.datasync of this process and holds each until `release()`. */
+async function countAndHoldFsyncs(): Promise<void> {
+  const probe = await open(join(dir, 'probe'), 'w');
+  const proto = Object.getPrototypeOf(probe) as FileHandle;
+  await probe.close();
+  const original = proto.datasync;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  fsyncs = 0;
+  proto.datasync = function (this: FileHandle) {
+    fsyncs += 1;
+    return gate.then(() => original.call(this));
+  };
+  restore = () => {
+    proto.datasync = original;
+  };
+}
+
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 5));
+};
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'murmur-shared-fsync-'));
+});
+
+afterEach(async () => {
+  release();
+  restore();
+  await store?.close();
+  store = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('group commit of the SQLite embedded store', () => {
+  it('writes to two collections in one turn are acknowledged after one shared fsync', async () => {
+    store = await EmbeddedStore.open({ service: 'test', location: { kind: 'file', dir } });
+    const records = store.collection<{ _id: string; status: string }>('records');
+    const jobs = store.collection<{ _id: string; key: string }>('jobs');
+    await jobs.createIndex({ key: 1 }, { unique: true, sparse: true });
+    await records.insertOne({ _id: 'warm', status: 'x' });
+    await jobs.insertOne({ _id: 'warm', key: 'warm' });
+
+    await countAndHoldFsyncs();
+    let acknowledged = 0;
+    const both = Promise.all([
+      records
+        .updateOne({ _id: 'r1' }, { $setOnInsert: { status: 'queued' } }, { upsert: true })
+        .then(() => (acknowledged += 1)),
+      jobs.insertOne({ _id: 'j1', key: 'verify:r1' }).then(() => (acknowledged += 1)),
+    ]);
+    await turns(20);
+    // Both committed and readable, neither acknowledged before the flush, one flush for both.
+    expect(await records.findOne({ _id: 'r1' })).toEqual({ _id: 'r1', status: 'queued' });
+    expect(await jobs.findOne({ key: 'verify:r1' })).toEqual({ _id: 'j1', key: 'verify:r1' });
+    expect(acknowledged).toBe(0);
+    expect(fsyncs).toBe(1);
+    release();
+    await both;
+    expect(acknowledged).toBe(2);
+    expect(fsyncs).toBe(1);
+  });
+
+  it('a write committed while an fsync runs waits for the next one, which starts after it', async () => {
+    store = await EmbeddedStore.open({ service: 'test', location: { kind: 'file', dir } });
+    const docs = store.collection<{ _id: string }>('docs');
+    await docs.insertOne({ _id: 'warm' });
+
+    await countAndHoldFsyncs();
+    let firstDone = false;
+    let secondDone = false;
+    const first = docs.insertOne({ _id: 'a' }).then(() => (firstDone = true));
+    await turns(5);
+    expect(fsyncs).toBe(1);
+    const second = docs.insertOne({ _id: 'b' }).then(() => (secondDone = true));
+    await turns(5);
+    // The running fsync may have started before the second commit: it does not cover it.
+    expect(fsyncs).toBe(1);
+    release();
+    await first;
+    await second;
+    expect(firstDone && secondDone).toBe(true);
+    expect(fsyncs).toBe(2);
+  });
+});
