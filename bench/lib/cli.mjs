@@ -103,8 +103,8 @@ export function serverExecArgv({ heapMb = 0, cpuProfDir = '' } = {}) {
 
 /**
  * Forks `file` (a benchmark's server.mjs) with `env` on top of this process's environment and waits
- * for its first IPC message. Returns that message's fields, `ask(message, key)` (resolves with
- * `reply[key]` of the first reply that has it), `memory()` and `stop()`.
+ * for its first IPC message. Returns that message's fields, the child's `pid`, `ask(message, key)`
+ * (resolves with `reply[key]` of the first reply that has it), `memory()` and `stop()`.
  */
 export async function forkServer(file, { execArgv = ['--expose-gc'], env = {} } = {}) {
   const child = fork(file, [], {
@@ -129,6 +129,7 @@ export async function forkServer(file, { execArgv = ['--expose-gc'], env = {} } 
     });
   return {
     ...ready,
+    pid: child.pid,
     ask,
     memory: () => ask('memory', 'memory'),
     stop: async () => {

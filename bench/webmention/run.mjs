@@ -7,23 +7,19 @@
 //   node bench/webmention/run.mjs [--duration=10] [--connections=50] [--batch=3000] [--samples=300]
 //                                 [--store=file|memory] [--json]
 // Exits non-zero only when the benchmark could not run or lost a webmention; a missed target is reported.
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { BenchError, forkServer, freePort, log, option, stats } from '../lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const option = (name, fallback) => {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-};
 const DURATION = Number(option('duration', '10'));
 const CONNECTIONS = Number(option('connections', '50'));
 const BATCH = Number(option('batch', '3000'));
@@ -33,8 +29,6 @@ const TARGETS = { postsPerSecond: 1000, verificationsPerMinute: 600, getP95Ms: 2
 const PUBLIC_URL = 'http://murmur.bench';
 const TARGET = 'https://ada.example/2026/11/21/hello.html';
 const BUSY = 'https://ada.example/2026/11/21/busy.html';
-const log = (...args) => console.error(...args);
-class BenchError extends Error {}
 
 /** User + system CPU time of a process in ms (Linux /proc; undefined elsewhere). */
 function cpuMs(pid) {
@@ -48,38 +42,14 @@ function cpuMs(pid) {
  * moved by what else the machine runs.
  */
 async function withCpu(server, gateway, run) {
-  const before = [cpuMs(server.child.pid), cpuMs(gateway.child.pid)];
+  const before = [cpuMs(server.pid), cpuMs(gateway.child.pid)];
   const result = await run();
-  const after = [cpuMs(server.child.pid), cpuMs(gateway.child.pid)];
+  const after = [cpuMs(server.pid), cpuMs(gateway.child.pid)];
   const per = (i) =>
     before[i] === undefined || !result['2xx']
       ? undefined
       : Math.round(((after[i] - before[i]) / result['2xx']) * 1000);
   return { result, cpuUs: { service: per(0), gateway: per(1) } };
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-  const round = (x) => Math.round(x * 10) / 10;
-  return {
-    n: sorted.length,
-    p50: round(at(50)),
-    p95: round(at(95)),
-    p99: round(at(99)),
-    max: round(sorted.at(-1)),
-  };
 }
 
 async function startSources() {
@@ -103,33 +73,16 @@ async function startSources() {
 }
 
 async function startServer(dataDir, { runJobs = true } = {}) {
-  const child = fork(join(here, 'server.mjs'), [], {
+  return forkServer(join(here, 'server.mjs'), {
+    execArgv: [],
     env: {
-      ...process.env,
       BENCH_DATA_DIR: dataDir,
       BENCH_STORE: STORE,
       BENCH_TARGET: BUSY,
       BENCH_PUBLIC_URL: PUBLIC_URL,
       BENCH_RUN_JOBS: runJobs ? '1' : '0',
     },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ready = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new BenchError(`the server exited (${code}) before it was ready`)));
-  });
-  const ask = (message, key) =>
-    new Promise((resolve) => {
-      const listener = (reply) => {
-        if (reply && key in reply) {
-          child.off('message', listener);
-          resolve(reply[key]);
-        }
-      };
-      child.on('message', listener);
-      child.send(message);
-    });
-  return { url: ready.url, ask, child };
 }
 
 async function startGateway(serviceUrl) {

@@ -3,47 +3,25 @@
 // of the event loop, so writes made in the same turn — a request writing a record and queueing a job,
 // or concurrent requests — share one fsync instead of waiting for one after another. Shown by counting
 // the process's datasync calls while every fsync is held back.
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { EmbeddedStore, type Store } from '../../src/store/index.js';
+import { holdFsyncs, turns, type HeldFsyncs } from './hold-fsyncs.js';
 
 let dir: string;
 let store: Store | undefined;
-let release: () => void = () => undefined;
-let restore: () => void = () => undefined;
-let fsyncs = 0;
-
-/** Counts every FileHandle.datasync of this process and holds each until `release()`. */
-async function countAndHoldFsyncs(): Promise<void> {
-  const probe = await open(join(dir, 'probe'), 'w');
-  const proto = Object.getPrototypeOf(probe) as FileHandle;
-  await probe.close();
-  const original = proto.datasync;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  fsyncs = 0;
-  proto.datasync = function (this: FileHandle) {
-    fsyncs += 1;
-    return gate.then(() => original.call(this));
-  };
-  restore = () => {
-    proto.datasync = original;
-  };
-}
-
-const turns = async (n: number) => {
-  for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 5));
-};
+let held: HeldFsyncs | undefined;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'murmur-shared-fsync-'));
 });
 
 afterEach(async () => {
-  release();
-  restore();
+  held?.release();
+  held?.restore();
+  held = undefined;
   await store?.close();
   store = undefined;
   await rm(dir, { recursive: true, force: true });
@@ -58,7 +36,7 @@ describe('group commit of the SQLite embedded store', () => {
     await records.insertOne({ _id: 'warm', status: 'x' });
     await jobs.insertOne({ _id: 'warm', key: 'warm' });
 
-    await countAndHoldFsyncs();
+    held = await holdFsyncs(dir);
     let acknowledged = 0;
     const both = Promise.all([
       records
@@ -71,11 +49,11 @@ describe('group commit of the SQLite embedded store', () => {
     expect(await records.findOne({ _id: 'r1' })).toEqual({ _id: 'r1', status: 'queued' });
     expect(await jobs.findOne({ key: 'verify:r1' })).toEqual({ _id: 'j1', key: 'verify:r1' });
     expect(acknowledged).toBe(0);
-    expect(fsyncs).toBe(1);
-    release();
+    expect(held.count).toBe(1);
+    held.release();
     await both;
     expect(acknowledged).toBe(2);
-    expect(fsyncs).toBe(1);
+    expect(held.count).toBe(1);
   });
 
   it('a write committed while an fsync runs waits for the next one, which starts after it', async () => {
@@ -83,20 +61,20 @@ describe('group commit of the SQLite embedded store', () => {
     const docs = store.collection<{ _id: string }>('docs');
     await docs.insertOne({ _id: 'warm' });
 
-    await countAndHoldFsyncs();
+    held = await holdFsyncs(dir);
     let firstDone = false;
     let secondDone = false;
     const first = docs.insertOne({ _id: 'a' }).then(() => (firstDone = true));
     await turns(5);
-    expect(fsyncs).toBe(1);
+    expect(held.count).toBe(1);
     const second = docs.insertOne({ _id: 'b' }).then(() => (secondDone = true));
     await turns(5);
     // The running fsync may have started before the second commit: it does not cover it.
-    expect(fsyncs).toBe(1);
-    release();
+    expect(held.count).toBe(1);
+    held.release();
     await first;
     await second;
     expect(firstDone && secondDone).toBe(true);
-    expect(fsyncs).toBe(2);
+    expect(held.count).toBe(2);
   });
 });
