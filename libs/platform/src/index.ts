@@ -16,3 +16,4 @@ export * from './mail/index.js';
 export * from './sanitize/index.js';
 export * from './blobs/index.js';
 export * from './outbox/index.js';
+export * from './concurrency/index.js';

@@ -1,13 +1,12 @@
 // The push service: device registration for the users' phones, and delivery of notifications
 // (mentions, replies, webmentions, new followers) through APNs with operator-registered credentials.
-import { JobQueue, type ServiceDefinition, type Subscription } from '@murmur/platform';
+import { ConcurrencyLimit, JobQueue, type ServiceDefinition, type Subscription } from '@murmur/platform';
 import { buildPushApp } from './app.js';
 import { wireBus } from './bus.js';
 import { pushConfigSchema, type PushConfig } from './config.js';
 import { ApnsSender } from './domain/apns/sender.js';
 import type { PushContext } from './domain/context.js';
 import { DeliveryLogWriter } from './domain/delivery-log-writer.js';
-import { Limiter } from './domain/limiter.js';
 import { registerPushJobs } from './jobs/index.js';
 import { PushStore } from './store/index.js';
 
@@ -58,7 +57,7 @@ export function createPushService(options: PushServiceOptions = {}): ServiceDefi
         jobs,
         clock,
         apns,
-        apnsStreams: new Limiter(config.PUSH_DELIVERY_CONCURRENCY),
+        apnsStreams: new ConcurrencyLimit(config.PUSH_DELIVERY_CONCURRENCY),
         deliveryLog: new DeliveryLogWriter(pushStore),
         appCache: new Map(),
         ...(options.webPushCa === undefined ? {} : { webPushCa: options.webPushCa }),

@@ -2,10 +2,9 @@
 // (event, device): a retry, or a worker taking over the job of one that died mid-batch, sends only to
 // the devices not yet served, and every device ends with one final entry in the delivery log.
 import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
-import { JobQueue } from '@murmur/platform';
+import { ConcurrencyLimit, JobQueue } from '@murmur/platform';
 import { eventually, testLogger } from '@murmur/platform/testing';
 import { DeliveryLogWriter } from '../src/domain/delivery-log-writer.js';
-import { Limiter } from '../src/domain/limiter.js';
 import { registerPushJobs } from '../src/jobs/index.js';
 import type { Answer } from './apns-stand-in.js';
 import { devHex, startHarness, type Harness } from './harness.js';
@@ -93,7 +92,7 @@ test('the worker dies mid-batch: another takes the job over after the lease and 
   registerPushJobs(other, {
     ...h.ctx,
     jobs: other,
-    apnsStreams: new Limiter(1),
+    apnsStreams: new ConcurrencyLimit(1),
     deliveryLog: new DeliveryLogWriter(h.ctx.store),
   });
   await other.start();

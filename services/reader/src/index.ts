@@ -1,5 +1,6 @@
 // The reader service: the hosted feed reader (Feedbin-style API), feed polling, highlights and recaps.
 import {
+  ConcurrencyLimit,
   createSafeFetcher,
   JobQueue,
   outboundPolicyFromConfig,
@@ -16,7 +17,7 @@ import { UserStates } from './domain/states.js';
 import { ExtractLinks } from './domain/extracts.js';
 import { createLlmSummariser } from './domain/summariser.js';
 import { UserViews } from './domain/views.js';
-import { FeedFetcher, HostLimiter } from './feeds/fetcher.js';
+import { FeedFetcher } from './feeds/fetcher.js';
 import { registerReaderJobs } from './jobs/index.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { ReaderStore } from './store/index.js';
@@ -68,7 +69,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): Service
         clock: readerClock,
         states,
         views: new UserViews(readerStore, states, config.READER_VIEW_CACHE_USERS),
-        fetcher: new FeedFetcher(rawFetcher, new HostLimiter(config.READER_FETCH_PER_HOST)),
+        fetcher: new FeedFetcher(rawFetcher, new ConcurrencyLimit(config.READER_FETCH_PER_HOST)),
         rawFetcher,
         summariser: createLlmSummariser(config, rawFetcher, logger),
         extractLinks: config.READER_EXTRACTED_CONTENT

@@ -1,11 +1,10 @@
 // What every domain function receives: configuration, the store's named queries, the bus, the job
 // queue, the APNs sender (and the limit of its streams in flight), the delivery log writer and the clock.
-import type { Bus, Clock, JobQueue, Logger } from '@murmur/platform';
+import type { Bus, Clock, ConcurrencyLimit, JobQueue, Logger } from '@murmur/platform';
 import type { PushConfig } from '../config.js';
 import type { AppDoc, PushStore } from '../store/index.js';
 import type { ApnsSender } from './apns/sender.js';
 import type { DeliveryLogWriter } from './delivery-log-writer.js';
-import type { Limiter } from './limiter.js';
 import type { VapidKeys } from './web-push.js';
 
 export interface PushContext {
@@ -17,7 +16,7 @@ export interface PushContext {
   clock: Clock;
   apns: ApnsSender;
   /** APNs sends in flight in this process, whichever jobs they belong to (PUSH_DELIVERY_CONCURRENCY). */
-  apnsStreams: Limiter;
+  apnsStreams: ConcurrencyLimit;
   /** APNs delivery attempts go to the log through it, group-committed. */
   deliveryLog: DeliveryLogWriter;
   /** Apps by name as last read, for deliveries (domain/apps.ts, appForDevice). */

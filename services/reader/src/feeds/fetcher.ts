@@ -1,55 +1,18 @@
 // Every outbound request of the reader: the platform's safe fetcher (SSRF guard, time and size caps)
 // plus politeness: at most N requests in flight per host from this process, so a site with many
 // subscribed feeds is not hammered (docs/platform.md "fetch" for the guard and caps).
-import { FETCH_LIMITS, type FetchLimits, type FetchResponse, type SafeFetcher } from '@murmur/platform';
+import {
+  FETCH_LIMITS,
+  type ConcurrencyLimit,
+  type FetchLimits,
+  type FetchResponse,
+  type SafeFetcher,
+} from '@murmur/platform';
 import { httpUrl } from './html.js';
 
 export const FEED_ACCEPT =
   'application/feed+json, application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, ' +
   'application/json;q=0.8, application/xml;q=0.8, text/xml;q=0.8, text/html;q=0.7, */*;q=0.5';
-
-export class HostLimiter {
-  private readonly active = new Map<string, number>();
-  private readonly waiting = new Map<string, Array<() => void>>();
-
-  constructor(private readonly perHost: number) {}
-
-  async run<T>(host: string, task: () => Promise<T>): Promise<T> {
-    await this.acquire(host);
-    try {
-      return await task();
-    } finally {
-      this.release(host);
-    }
-  }
-
-  private acquire(host: string): Promise<void> {
-    const n = this.active.get(host) ?? 0;
-    if (n < this.perHost) {
-      this.active.set(host, n + 1);
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const queue = this.waiting.get(host) ?? [];
-      queue.push(resolve);
-      this.waiting.set(host, queue);
-    });
-  }
-
-  private release(host: string): void {
-    const queue = this.waiting.get(host);
-    const next = queue?.shift();
-    if (next) {
-      // The slot passes straight to the next waiter; the count stays the same.
-      if (queue!.length === 0) this.waiting.delete(host);
-      next();
-      return;
-    }
-    const n = (this.active.get(host) ?? 1) - 1;
-    if (n <= 0) this.active.delete(host);
-    else this.active.set(host, n);
-  }
-}
 
 /**
  * Where a feed now lives when every hop of the fetch was a permanent redirect (301/308), whatever the
@@ -69,7 +32,8 @@ export interface FeedRequest {
 export class FeedFetcher {
   constructor(
     private readonly safe: SafeFetcher,
-    private readonly limiter: HostLimiter,
+    /** Requests in flight per host (READER_FETCH_PER_HOST), keyed by host. */
+    private readonly limiter: ConcurrencyLimit,
   ) {}
 
   fetch(url: string, request: FeedRequest = {}): Promise<FetchResponse> {
@@ -82,12 +46,14 @@ export class FeedFetcher {
     const headers: Record<string, string> = {};
     if (request.etag) headers['if-none-match'] = request.etag;
     if (request.lastModified) headers['if-modified-since'] = request.lastModified;
-    return this.limiter.run(host, () =>
-      this.safe.fetch(url, {
-        ...(request.limits ?? FETCH_LIMITS.feed),
-        accept: request.accept ?? FEED_ACCEPT,
-        headers,
-      }),
+    return this.limiter.run(
+      () =>
+        this.safe.fetch(url, {
+          ...(request.limits ?? FETCH_LIMITS.feed),
+          accept: request.accept ?? FEED_ACCEPT,
+          headers,
+        }),
+      host,
     );
   }
 
