@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { enqueueJob, JobQueue } from '@murmur/platform';
 import { testLogger } from '@murmur/platform/testing';
-import { importRunJob } from '../src/jobs/import-run.js';
+import { importRunJob } from '../src/domain/jobs.js';
 import { dailyPosts, jsonFeed } from './fixtures.js';
 import { eventually, ids, startHarness, type Account, type Harness } from './harness.js';
 

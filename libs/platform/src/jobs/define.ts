@@ -1,13 +1,16 @@
 // One shape for every job of every service (docs/service-template.md): a name
 // `<service>.<entity>.<verb>`, a zod payload checked on enqueue and again when the job runs (a stored
 // payload may predate a schema change), options, and a handler that receives the service's context.
+// A job the service's domain queues is declared apart from its handler (declareJob in `domain/jobs.ts`,
+// handleJob in `jobs/<job>.ts`), so that `domain/` never imports `jobs/` while `jobs/` imports `domain/`.
 import type { z } from 'zod';
 import type { JobQueue } from './queue.js';
 import type { EnqueueOptions, Job, RegisterOptions } from './types.js';
 
 const JOB_NAME = /^[a-z][a-z0-9]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;
 
-export interface JobDefinition<C, S extends z.ZodType = z.ZodType> {
+/** What enqueueing a job needs: everything of a job but its handler (declareJob). */
+export interface JobType<S extends z.ZodType = z.ZodType> {
   /** `<service>.<entity>.<verb>`, e.g. `reader.feed.refresh`. */
   readonly name: string;
   readonly payload: S;
@@ -17,12 +20,42 @@ export interface JobDefinition<C, S extends z.ZodType = z.ZodType> {
    * an upgrade). Never reused for another job.
    */
   readonly formerNames?: readonly string[];
+}
+
+export type JobHandle<C, S extends z.ZodType> = (
+  ctx: C,
+  payload: z.output<S>,
+  job: Job<z.output<S>>,
+) => Promise<void>;
+
+export interface JobDefinition<C, S extends z.ZodType = z.ZodType> extends JobType<S> {
   handle(ctx: C, payload: z.output<S>, job: Job<z.output<S>>): Promise<void>;
 }
 
+function checkName(name: string): void {
+  if (!JOB_NAME.test(name)) throw new Error(`job name ${name} is not <service>.<entity>.<verb>`);
+}
+
 export function defineJob<C, S extends z.ZodType>(def: JobDefinition<C, S>): JobDefinition<C, S> {
-  if (!JOB_NAME.test(def.name)) throw new Error(`job name ${def.name} is not <service>.<entity>.<verb>`);
+  checkName(def.name);
   return def;
+}
+
+/**
+ * Declares a job without its handler: what the code that queues it needs (enqueueJob takes it). The
+ * handler is attached with handleJob where the job's work is, and registerJobs takes the result.
+ */
+export function declareJob<S extends z.ZodType>(type: JobType<S>): JobType<S> {
+  checkName(type.name);
+  return type;
+}
+
+/** The definition of a declared job: its name, former names, payload and options, with `handle`. */
+export function handleJob<C, S extends z.ZodType>(
+  type: JobType<S>,
+  handle: JobHandle<C, S>,
+): JobDefinition<C, S> {
+  return { ...type, handle };
 }
 
 /** Registers every definition (and its former names) on `queue`, each handler bound to `ctx`. */
@@ -46,10 +79,10 @@ export function registerJobs<C>(
   }
 }
 
-/** Enqueues a job of `def`, its payload checked against the schema first. */
-export async function enqueueJob<C, S extends z.ZodType>(
+/** Enqueues a job of `def` (declared or defined), its payload checked against the schema first. */
+export async function enqueueJob<S extends z.ZodType>(
   queue: JobQueue,
-  def: JobDefinition<C, S>,
+  def: JobType<S>,
   payload: z.input<S>,
   options?: EnqueueOptions,
 ): Promise<Job<z.output<S>>> {

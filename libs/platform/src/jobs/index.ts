@@ -9,4 +9,13 @@ export type {
   RegisterOptions,
   JobQueueOptions,
 } from './types.js';
-export { defineJob, registerJobs, enqueueJob, type JobDefinition } from './define.js';
+export {
+  declareJob,
+  defineJob,
+  handleJob,
+  registerJobs,
+  enqueueJob,
+  type JobDefinition,
+  type JobHandle,
+  type JobType,
+} from './define.js';

@@ -19,7 +19,6 @@ import {
   type BusHeaders,
   type Job,
 } from '@murmur/platform';
-import { importRunJob } from '../jobs/import-run.js';
 import type { ImportDoc, ImportKind, PostDoc } from '../store/index.js';
 import type { ArchiveContext } from './context.js';
 import { ImportError } from './formats/errors.js';
@@ -27,6 +26,7 @@ import { parseJsonFeed } from './formats/jsonfeed.js';
 import { parseWxr, type Parsed } from './formats/wxr.js';
 import { parseBlogZip } from './formats/zip.js';
 import { toPost, type RawItem } from './items.js';
+import { importRunJob } from './jobs.js';
 import { ownedSite, type Caller } from './sites.js';
 
 /** Media types an import accepts, and the format each means. Anything else → 415. */

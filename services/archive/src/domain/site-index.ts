@@ -4,8 +4,7 @@
 // they show, so a deep `recent.json` page or a search of a 50,000-post archive never scans the store.
 // An archive changes only when an import completes (its version changes), so a model stays valid
 // until then; each request compares the stored version, so every replica notices at once.
-import type { ArchiveDoc, PostKey } from '../store/index.js';
-import type { ArchiveContext } from './context.js';
+import type { ArchiveDoc, ArchiveStore, PostKey } from '../store/index.js';
 
 export class SiteIndex {
   /** Post `_id`s, newest first: the ordinal of a post is its position here. */
@@ -139,7 +138,7 @@ export class SiteIndexCache {
   }
 
   /** The model of `archive` at its current version (built once per version and process). */
-  indexOf(ctx: Pick<ArchiveContext, 'store'>, archive: ArchiveDoc): Promise<SiteIndex> {
+  indexOf(ctx: { store: ArchiveStore }, archive: ArchiveDoc): Promise<SiteIndex> {
     const siteId = archive._id;
     const entry = this.entries.get(siteId);
     if (entry && entry.version === archive.version) {

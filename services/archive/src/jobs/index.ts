@@ -1,8 +1,8 @@
 // Every job of the archive service, registered on its queue with the service's context.
 import { registerJobs, type JobQueue } from '@murmur/platform';
 import type { ArchiveContext } from '../domain/context.js';
-import { importRunJob } from './import-run.js';
+import { importRunJobDefinition } from './import-run.js';
 
 export function registerArchiveJobs(queue: JobQueue, ctx: ArchiveContext): void {
-  registerJobs(queue, ctx, [importRunJob]);
+  registerJobs(queue, ctx, [importRunJobDefinition]);
 }

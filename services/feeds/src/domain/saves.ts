@@ -11,8 +11,6 @@ import {
   tooManyRequests,
   type Store,
 } from '@murmur/platform';
-import { articleExtractJob } from '../jobs/article-extract.js';
-import { bookmarkFetchJob } from '../jobs/bookmark-fetch.js';
 import type { BookmarkDoc, ReadLaterDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import {
@@ -25,6 +23,7 @@ import {
   V1,
   V1_1,
 } from './feed-json.js';
+import { articleExtractJob, bookmarkFetchJob } from './jobs.js';
 import { extractArticle, fetchPage, readPageInfo } from './pages.js';
 import { findUserById, findUserByUsername, NO_SUCH_USER, profilesOf } from './users.js';
 import type { FeedView } from './views.js';

@@ -2,15 +2,15 @@
 // pages, so both run at most FEEDS_FETCH_CONCURRENCY at once in a process.
 import { registerJobs, type JobQueue } from '@murmur/platform';
 import type { FeedsContext } from '../domain/context.js';
-import { articleExtractJob } from './article-extract.js';
-import { bookmarkFetchJob } from './bookmark-fetch.js';
+import { articleExtractJobDefinition } from './article-extract.js';
+import { bookmarkFetchJobDefinition } from './bookmark-fetch.js';
 
 export function registerFeedsJobs(queue: JobQueue, ctx: FeedsContext): void {
   const concurrency = ctx.config.FEEDS_FETCH_CONCURRENCY;
   registerJobs(
     queue,
     ctx,
-    [bookmarkFetchJob, articleExtractJob].map((def) => ({
+    [bookmarkFetchJobDefinition, articleExtractJobDefinition].map((def) => ({
       ...def,
       options: { ...def.options, concurrency },
     })),

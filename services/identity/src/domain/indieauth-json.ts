@@ -10,7 +10,7 @@ import type {
   tokenResponseSchema,
 } from '../routes/schemas.js';
 import type { UserDoc } from '../store/index.js';
-import type { ActiveToken } from './indieauth-tokens.js';
+import type { ActiveToken } from './active-token.js';
 import { indieAuthProfile, meUrl } from './profile.js';
 
 export type IdentityJson = z.input<typeof identitySchema>;

@@ -3,7 +3,8 @@
 // the token at once. `activeToken` answers for both kinds: every check of a Bearer token goes through it.
 import { SCOPES } from '@murmur/contracts';
 import { badRequest, randomToken, sha256Hex, unauthorized, type BusHeaders } from '@murmur/platform';
-import type { AuthCodeDoc, UserDoc } from '../store/index.js';
+import type { AuthCodeDoc } from '../store/index.js';
+import type { ActiveToken } from './active-token.js';
 import type { IdentityContext } from './context.js';
 import { announceTokenRevoked } from './events.js';
 import {
@@ -14,16 +15,7 @@ import {
 } from './indieauth-json.js';
 import { activeAppToken, recordTokenUse, revokeAppToken } from './tokens.js';
 
-export interface ActiveToken {
-  user: UserDoc;
-  kind: 'app' | 'indieauth';
-  /** `''` for app tokens. */
-  clientId: string;
-  /** App tokens carry every scope. */
-  scopes: string[];
-  hash: string;
-  createdAt: Date;
-}
+export type { ActiveToken };
 
 export async function issueIndieAuthToken(ctx: IdentityContext, code: AuthCodeDoc): Promise<string> {
   const token = randomToken();

@@ -3,8 +3,8 @@
 // answered at once and delivery is retried like sign-in mail.
 import { enqueueJob } from '@murmur/platform';
 import type { mail } from '@murmur/contracts';
-import { relayedMailSendJob } from '../jobs/relayed-mail-send.js';
 import type { IdentityContext } from './context.js';
+import { relayedMailSendJob } from './jobs.js';
 
 export async function relayMail(
   ctx: IdentityContext,

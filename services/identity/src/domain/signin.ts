@@ -3,12 +3,12 @@
 // inside the job, so the raw token never sits in the store (the job payload holds ids only) and the
 // HTTP answer does not depend on SMTP.
 import { enqueueJob, randomToken, sha256Hex, unauthorized } from '@murmur/platform';
-import { signinEmailSendJob, type SigninEmailJob } from '../jobs/signin-email-send.js';
 import { signinEmail } from '../mail/signin-email.js';
 import type { SigninPurpose, UserDoc } from '../store/index.js';
 import { accountObject, type AccountWithTokenJson } from './account-json.js';
 import type { SigninTarget } from './apps.js';
 import type { IdentityContext } from './context.js';
+import { signinEmailSendJob, type SigninEmailJob } from './jobs.js';
 import { enforceSigninLimits } from './limits.js';
 import { activeAppToken, issueAppToken, recordTokenUse } from './tokens.js';
 

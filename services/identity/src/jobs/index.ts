@@ -1,10 +1,10 @@
 // Every job of identity, registered on its queue with the context the handlers run in.
 import { registerJobs, type JobQueue } from '@murmur/platform';
 import type { IdentityContext } from '../domain/context.js';
-import { relayedMailSendJob } from './relayed-mail-send.js';
-import { signinEmailSendJob } from './signin-email-send.js';
+import { relayedMailSendJobDefinition } from './relayed-mail-send.js';
+import { signinEmailSendJobDefinition } from './signin-email-send.js';
 
-export const IDENTITY_JOBS = [signinEmailSendJob, relayedMailSendJob] as const;
+export const IDENTITY_JOBS = [signinEmailSendJobDefinition, relayedMailSendJobDefinition] as const;
 
 export function registerIdentityJobs(queue: JobQueue, ctx: IdentityContext): void {
   registerJobs(queue, ctx, IDENTITY_JOBS);

@@ -4,9 +4,9 @@
 // from the post's revision, so a repeated announcement of one change is recorded and delivered once.
 import { publishing, type EventDef } from '@murmur/contracts';
 import { enqueueJob, eventIdFor } from '@murmur/platform';
-import { publishPostJob } from '../jobs/publish-post.js';
 import type { PostDoc } from '../store.js';
 import type { BusHeaders, PublishingContext } from './context.js';
+import { publishPostJob } from './jobs.js';
 import { publicPost } from './post-json.js';
 
 type PublicPost = publishing.PublicPost;

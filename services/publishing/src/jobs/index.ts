@@ -1,10 +1,8 @@
 // Every job of publishing, registered on the service's queue.
 import { registerJobs, type JobQueue } from '@murmur/platform';
 import type { PublishingContext } from '../domain/context.js';
-import { publishPostJob } from './publish-post.js';
-
-export { publishPostJob };
+import { publishPostJobDefinition } from './publish-post.js';
 
 export function registerPublishingJobs(queue: JobQueue, ctx: PublishingContext): void {
-  registerJobs(queue, ctx, [publishPostJob]);
+  registerJobs(queue, ctx, [publishPostJobDefinition]);
 }

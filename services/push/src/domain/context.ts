@@ -5,7 +5,12 @@ import type { PushConfig } from '../config.js';
 import type { AppDoc, PushStore } from '../store/index.js';
 import type { ApnsSender } from './apns/sender.js';
 import type { DeliveryLogWriter } from './delivery-log-writer.js';
-import type { VapidKeys } from './web-push.js';
+
+/** The service's VAPID key pair (domain/web-push.ts makes and reads it). */
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
 
 export interface PushContext {
   config: PushConfig;

@@ -5,9 +5,8 @@
 // already queued or sent from being sent twice.
 import { identity, type EventEnvelope, type publishing, type webmention } from '@murmur/contracts';
 import { enqueueJob } from '@murmur/platform';
-import { DEVICES_PER_JOB, notifyDevicesJob } from '../jobs/deliver.js';
-import { webDeliverJob } from '../jobs/web-deliver.js';
 import type { PushContext } from './context.js';
+import { DEVICES_PER_JOB, notifyDevicesJob, webDeliverJob } from './jobs.js';
 import {
   notificationOfFollow,
   notificationOfWebmention,

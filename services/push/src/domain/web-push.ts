@@ -6,18 +6,13 @@ import https from 'node:https';
 import webpush from 'web-push';
 import { badRequest } from '@murmur/platform';
 import type { WebSubDoc } from '../store/index.js';
-import type { PushContext } from './context.js';
+import type { PushContext, VapidKeys } from './context.js';
 import type { Notification } from './notifications.js';
 import { MAX_DEVICES_PER_USER } from './params.js';
 
 /** A Web Push message stays queued at the push service for a day at most. */
 export const WEB_PUSH_TTL_S = 86_400;
 export const WEB_PUSH_TIMEOUT_MS = 10_000;
-
-export interface VapidKeys {
-  publicKey: string;
-  privateKey: string;
-}
 
 /** The service's VAPID key pair: made at first use, kept in the push store, shared by replicas. */
 export async function vapidKeys(ctx: PushContext): Promise<VapidKeys> {

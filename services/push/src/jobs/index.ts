@@ -3,16 +3,16 @@
 // streams in flight (ctx.apnsStreams).
 import { registerJobs, type JobQueue } from '@murmur/platform';
 import type { PushContext } from '../domain/context.js';
-import { deliverJob, notifyDevicesJob } from './deliver.js';
-import { webDeliverJob } from './web-deliver.js';
+import { deliverJob, notifyDevicesJobDefinition } from './deliver.js';
+import { webDeliverJobDefinition } from './web-deliver.js';
 
 export function registerPushJobs(queue: JobQueue, ctx: PushContext): void {
   registerJobs(queue, ctx, [
     {
-      ...notifyDevicesJob,
-      options: { ...notifyDevicesJob.options, concurrency: ctx.config.PUSH_DELIVERY_CONCURRENCY },
+      ...notifyDevicesJobDefinition,
+      options: { ...notifyDevicesJobDefinition.options, concurrency: ctx.config.PUSH_DELIVERY_CONCURRENCY },
     },
     deliverJob,
-    webDeliverJob,
+    webDeliverJobDefinition,
   ]);
 }

@@ -4,7 +4,7 @@ import type { ReaderConfig } from '../config.js';
 import type { FeedFetcher } from '../feeds/fetcher.js';
 import type { ReaderStore } from '../store/index.js';
 import type { ReaderClock } from './clock.js';
-import type { ExtractLinks } from './extracts.js';
+import type { ExtractLinks } from './extract-links.js';
 import type { UserStates } from './states.js';
 import type { Summariser } from './summariser.js';
 import type { UserViews } from './views.js';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { formatReaderTime } from '@murmur/platform';
 import type { entrySchema } from '../routes/schemas.js';
 import type { EntryDoc, EntryJsonFeed } from '../store/index.js';
-import type { ExtractLinks } from './extracts.js';
+import type { ExtractLinks } from './extract-links.js';
 
 /** The source item's JSON Feed members that have a value. */
 export type PresentJsonFeed = { [K in keyof EntryJsonFeed]?: NonNullable<EntryJsonFeed[K]> };

@@ -8,14 +8,15 @@
 // The address is signed (HMAC-SHA-256 of the entry id under a key created on first start and kept in
 // the store, so every replica signs alike): clients fetch it without credentials, as they do Feedbin's,
 // and nobody can walk entry ids to learn what the service's users read or make it fetch pages.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { feeds } from '@murmur/contracts';
 import { notFound } from '@murmur/platform';
 import type { z } from 'zod';
 import { htmlToText } from '../feeds/html.js';
 import type { extractSchema } from '../routes/schemas.js';
-import type { EntryDoc, ExtractDoc, ReaderStore } from '../store/index.js';
+import type { EntryDoc, ExtractDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
+
+export { ExtractLinks } from './extract-links.js';
 
 export type ExtractJson = z.input<typeof extractSchema>;
 
@@ -23,41 +24,6 @@ const FOUND_KEEP_MS = 7 * 24 * 3_600_000;
 const FAILED_KEEP_MS = 3_600_000;
 /** Feeds fetches for at most 20 s and extracts in well under a second. */
 const EXTRACT_TIMEOUT_MS = 30_000;
-/** 132 bits of the HMAC: unguessable, and short enough for a tidy URL. */
-const SIGNATURE_CHARS = 22;
-
-/** Signs and checks the extracted-content address of an entry. */
-export class ExtractLinks {
-  private constructor(
-    private readonly key: Buffer,
-    private readonly publicUrl: string,
-  ) {}
-
-  static async open(store: ReaderStore, publicUrl: string): Promise<ExtractLinks> {
-    const key = await store.settingOrCreate('extract-key', () => randomBytes(32).toString('base64url'));
-    return new ExtractLinks(Buffer.from(key, 'base64url'), publicUrl.replace(/\/+$/, ''));
-  }
-
-  private signature(entryId: number): string {
-    return createHmac('sha256', this.key)
-      .update(`entry:${entryId}`)
-      .digest('base64url')
-      .slice(0, SIGNATURE_CHARS);
-  }
-
-  /** The address for an entry whose link is a web page; null otherwise (nothing to extract). */
-  urlFor(entry: Pick<EntryDoc, '_id' | 'url'>): string | null {
-    if (!entry.url || !/^https?:\/\//i.test(entry.url)) return null;
-    return `${this.publicUrl}/feeds/v2/extract/${entry._id}/${this.signature(entry._id)}.json`;
-  }
-
-  /** Compared in constant time. */
-  verify(entryId: number, signature: string): boolean {
-    const expected = Buffer.from(this.signature(entryId));
-    const given = Buffer.from(signature);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  }
-}
 
 /** Requests for the same entry while its page is being fetched share one fetch. */
 const pending = new Map<number, Promise<ExtractDoc>>();

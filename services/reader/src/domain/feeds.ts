@@ -6,9 +6,9 @@ import type { VerifiedFeed } from '../feeds/discover.js';
 import { entryFieldsOf } from '../feeds/entries.js';
 import { nextIntervalMinutes, jittered } from '../feeds/schedule.js';
 import type { FeedDoc } from '../store/index.js';
-import { queueIconRefresh } from '../jobs/icons.js';
 import type { ReaderContext } from './context.js';
 import { storeEntries } from './ingest.js';
+import { queueIconRefresh } from './jobs.js';
 
 export function intervalBounds(ctx: ReaderContext) {
   return {

@@ -2,10 +2,10 @@
 // that subscribes each; the export lists the subscriptions with their folders (taggings).
 import type { z } from 'zod';
 import { formatReaderTime, nextId, unsupportedMediaType } from '@murmur/platform';
-import { queueImport } from '../jobs/import.js';
 import type { importSchema } from '../routes/schemas.js';
 import type { ImportDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
+import { queueImport } from './jobs.js';
 import { OpmlError, parseOpml, renderOpml } from './opml.js';
 
 export const importJson = (doc: ImportDoc): z.input<typeof importSchema> => ({

@@ -2,10 +2,10 @@
 // visible entries, built by a job while the client polls, and the weekly recap email settings.
 import { createHash } from 'node:crypto';
 import { badRequest, DuplicateKeyError, enqueueJob } from '@murmur/platform';
-import { recapBuildJob } from '../jobs/recap-build.js';
 import type { Day, EntryDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { visibleEntries } from './entries.js';
+import { recapBuildJob } from './jobs.js';
 import { groupRecap } from './recap.js';
 
 /** How long a built recap is kept (the same entries asked for again within it are answered at once). */

@@ -2,10 +2,10 @@
 // delete. A new subscription makes the feed's newest 100 entries unread for that user.
 import { badRequest, DuplicateKeyError, nextId } from '@murmur/platform';
 import { discoverFeeds } from '../feeds/discover.js';
-import { queueFeedRefresh } from '../jobs/refresh.js';
 import type { FeedDoc, SubscriptionDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { feedFromDiscovery } from './feeds.js';
+import { queueFeedRefresh } from './jobs.js';
 import type { SubscriptionView, UserView } from './views.js';
 
 export const NEW_SUBSCRIPTION_UNREAD = 100;

@@ -1,28 +1,17 @@
 // Site icons (docs/api/reader.md "Icons"): `<link rel="icon">`, then `apple-touch-icon`, from the site's page;
 // else `/favicon.ico` when the site serves one. Only the URL is stored, refreshed daily.
 import { Parser } from 'htmlparser2';
-import { z } from 'zod';
-import { capHtmlNesting, defineJob, enqueueJob, FETCH_LIMITS, FetchError } from '@murmur/platform';
+import { capHtmlNesting, FETCH_LIMITS, FetchError, handleJob } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
+import { refreshIconJob, type IconPayload } from '../domain/jobs.js';
 import { httpUrl } from '../feeds/html.js';
 import { decodeBody } from '../feeds/parse.js';
 
-const iconPayload = z.object({ host: z.string(), siteUrl: z.string() });
-export type IconPayload = z.output<typeof iconPayload>;
-
-export const refreshIconJob = defineJob({
-  name: 'reader.icon.refresh',
-  payload: iconPayload,
-  // A failure leaves the site without an icon (clients show their own placeholder) until the next
-  // daily refresh; an unreachable site is not a failure (the icon is recorded as none).
-  options: { concurrency: 2 },
-  handle: (ctx: ReaderContext, payload) => refreshIcon(ctx, payload),
-});
-
-/** Queues an icon lookup for a site unless one is queued or running already. */
-export async function queueIconRefresh(ctx: ReaderContext, payload: IconPayload): Promise<void> {
-  await enqueueJob(ctx.jobs, refreshIconJob, payload, { key: `icon:${payload.host}`, maxAttempts: 2 });
-}
+// A failure leaves the site without an icon (clients show their own placeholder) until the next
+// daily refresh; an unreachable site is not a failure (the icon is recorded as none).
+export const refreshIconJobDefinition = handleJob(refreshIconJob, (ctx: ReaderContext, payload) =>
+  refreshIcon(ctx, payload),
+);
 
 export const ICON_MAX_AGE_MS = 24 * 60 * 60_000;
 

@@ -1,28 +1,18 @@
 // The OPML import job: subscribes the user to each pending item (a few at a time), records each
 // item's outcome as it goes, and tags feeds with their OPML folder. Safe to run again after a crash:
 // finished items are skipped, subscribing twice finds the existing subscription.
-import { z } from 'zod';
-import { AppError, defineJob, enqueueJob } from '@murmur/platform';
+import { AppError, handleJob } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
+import { importOpmlJob, type ImportPayload } from '../domain/jobs.js';
 import { normaliseFeedInput, subscribe } from '../domain/subscriptions.js';
 import { tagFeed } from '../domain/taggings.js';
 import type { ImportItemDoc } from '../store/index.js';
 
-const importPayload = z.object({ importId: z.number().int() });
-export type ImportPayload = z.output<typeof importPayload>;
-
-export const importOpmlJob = defineJob({
-  name: 'reader.opml.import',
-  payload: importPayload,
-  // A failure leaves the remaining items `pending` (finished ones keep their status); the retry
-  // picks up where it stopped. After the last attempt the import stays incomplete.
-  options: { leaseMs: 120_000 },
-  handle: (ctx: ReaderContext, payload) => runImport(ctx, payload),
-});
-
-export async function queueImport(ctx: ReaderContext, importId: number): Promise<void> {
-  await enqueueJob(ctx.jobs, importOpmlJob, { importId }, { key: `import:${importId}` });
-}
+// A failure leaves the remaining items `pending` (finished ones keep their status); the retry
+// picks up where it stopped. After the last attempt the import stays incomplete.
+export const importOpmlJobDefinition = handleJob(importOpmlJob, (ctx: ReaderContext, payload) =>
+  runImport(ctx, payload),
+);
 
 const PARALLEL = 4;
 

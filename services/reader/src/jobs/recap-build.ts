@@ -1,27 +1,17 @@
 // The recap build job: renders the recap a user asked for (POST /feeds/recap) and caches it, so the
 // client's next poll gets it.
-import { z } from 'zod';
-import { defineJob } from '@murmur/platform';
+import { handleJob } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
 import { loadEntries } from '../domain/entries.js';
+import { recapBuildJob, type RecapBuildPayload } from '../domain/jobs.js';
 import { renderRecap } from '../domain/recap.js';
 import { prepareRecap, RECAP_TTL_MS } from '../domain/recaps.js';
 
-const recapBuildPayload = z.object({
-  userId: z.number().int(),
-  key: z.string(),
-  ids: z.array(z.number().int()),
-});
-export type RecapBuildPayload = z.output<typeof recapBuildPayload>;
-
-export const recapBuildJob = defineJob({
-  name: 'reader.recap.build',
-  payload: recapBuildPayload,
-  // A failure leaves the recap `building`: the client keeps getting 202 until it gives up, and the
-  // next POST after two minutes queues the build again.
-  options: { concurrency: 2, leaseMs: 90_000 },
-  handle: (ctx: ReaderContext, payload) => buildRecap(ctx, payload),
-});
+// A failure leaves the recap `building`: the client keeps getting 202 until it gives up, and the
+// next POST after two minutes queues the build again.
+export const recapBuildJobDefinition = handleJob(recapBuildJob, (ctx: ReaderContext, payload) =>
+  buildRecap(ctx, payload),
+);
 
 export async function buildRecap(ctx: ReaderContext, payload: RecapBuildPayload): Promise<void> {
   const entries = await loadEntries(ctx.store, payload.ids);

@@ -1,11 +1,11 @@
 // The refresh job of one feed: retention first, then (while anyone subscribes) a conditional GET,
 // parsing and storing. A failing feed is not a failing job: the failure is recorded on the feed
 // (`last_error`, visible in extended mode) and the next check is scheduled with backoff.
-import { z } from 'zod';
-import { defineJob, DuplicateKeyError, enqueueJob, FetchError, type FetchResponse } from '@murmur/platform';
+import { DuplicateKeyError, FetchError, handleJob, type FetchResponse } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
 import { ensureIcon, intervalBounds, siteHostOf } from '../domain/feeds.js';
 import { announceToSubscribers, pruneFeed, storeEntries } from '../domain/ingest.js';
+import { refreshFeedJob } from '../domain/jobs.js';
 import { entryFieldsOf } from '../feeds/entries.js';
 import { permanentLocation } from '../feeds/fetcher.js';
 import { parseFetched } from '../feeds/parse.js';
@@ -13,20 +13,13 @@ import { failureIntervalMinutes, jittered, nextIntervalMinutes, retryAfterMs } f
 import { FeedParseError } from '../feeds/types.js';
 import type { FeedDoc } from '../store/index.js';
 
-export const refreshFeedJob = defineJob({
-  name: 'reader.feed.refresh',
-  payload: z.object({ feedId: z.number().int() }),
-  // Concurrency is READER_POLL_CONCURRENCY (jobs/index.ts). A failure here is a bug or a store
-  // outage, not a failing feed (that is recorded on the feed): the feed keeps its entries and is
-  // polled again on retry; after the last attempt the scheduler queues it again when it is due.
-  options: { leaseMs: 120_000 },
-  handle: async (ctx: ReaderContext, payload) => void (await refreshFeed(ctx, payload.feedId)),
-});
-
-/** Queues a refresh of the feed unless one is queued or running already. */
-export async function queueFeedRefresh(ctx: ReaderContext, feedId: number): Promise<void> {
-  await enqueueJob(ctx.jobs, refreshFeedJob, { feedId }, { key: `feed:${feedId}`, maxAttempts: 3 });
-}
+// A failure here is a bug or a store outage, not a failing feed (that is recorded on the feed): the
+// feed keeps its entries and is polled again on retry; after the last attempt the scheduler queues it
+// again when it is due.
+export const refreshFeedJobDefinition = handleJob(
+  refreshFeedJob,
+  async (ctx: ReaderContext, payload) => void (await refreshFeed(ctx, payload.feedId)),
+);
 
 export type RefreshOutcome = 'missing' | 'unsubscribed' | 'not-modified' | 'failed' | 'stored';
 

@@ -4,10 +4,10 @@
 // scheduler only queues jobs: the work itself is the jobs' (jobs/index.ts).
 import { DuplicateKeyError, enqueueJob } from '@murmur/platform';
 import type { ReaderContext } from '../domain/context.js';
+import { queueFeedRefresh, queueIconRefresh } from '../domain/jobs.js';
 import { DAYS } from '../store/index.js';
-import { ICON_MAX_AGE_MS, queueIconRefresh } from './icons.js';
+import { ICON_MAX_AGE_MS } from './icons.js';
 import { recapEmailJob } from './recap-email.js';
-import { queueFeedRefresh } from './refresh.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** A feed handed to the queue is not handed again for this long (its job sets the real next check). */

@@ -2,9 +2,9 @@
 // each refusal a one-line reason (the route renders it as text/plain), then one verification job per
 // (source, target) while one is pending. Nothing from the source is read here.
 import { badRequest, enqueueJob } from '@murmur/platform';
-import { verifyMentionJob } from '../jobs/verify-mention.js';
 import { pairId } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
+import { verifyMentionJob } from './jobs.js';
 import { ownerOfTarget } from './targets.js';
 import { checkHttpUrl, literalAddressRefusal, schemelessKey, withoutFragment } from './urls.js';
 

@@ -11,9 +11,9 @@ import {
   type FetchResponse,
   type Job,
 } from '@murmur/platform';
-import { sendMentionJob } from '../jobs/send-mention.js';
 import { pairId, type SendDoc } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
+import { sendMentionJob } from './jobs.js';
 import { htmlEndpoint, kindOf, linkHeaderEndpoints } from './links.js';
 import { retryAfterMs } from './verify.js';
 

@@ -2,18 +2,21 @@
 // received mentions and sending ours, each with its configured concurrency.
 import { registerJobs, type JobQueue } from '@murmur/platform';
 import type { WebmentionContext } from '../domain/context.js';
-import { sendMentionJob } from './send-mention.js';
-import { verifyMentionJob } from './verify-mention.js';
+import { sendMentionJobDefinition } from './send-mention.js';
+import { verifyMentionJobDefinition } from './verify-mention.js';
 
 export function registerWebmentionJobs(queue: JobQueue, ctx: WebmentionContext): void {
   registerJobs(queue, ctx, [
     {
-      ...verifyMentionJob,
-      options: { ...verifyMentionJob.options, concurrency: ctx.config.WEBMENTION_VERIFY_CONCURRENCY },
+      ...verifyMentionJobDefinition,
+      options: {
+        ...verifyMentionJobDefinition.options,
+        concurrency: ctx.config.WEBMENTION_VERIFY_CONCURRENCY,
+      },
     },
     {
-      ...sendMentionJob,
-      options: { ...sendMentionJob.options, concurrency: ctx.config.WEBMENTION_SEND_CONCURRENCY },
+      ...sendMentionJobDefinition,
+      options: { ...sendMentionJobDefinition.options, concurrency: ctx.config.WEBMENTION_SEND_CONCURRENCY },
     },
   ]);
 }

@@ -1,0 +1,58 @@
+// The jobs the reader's domain queues, declared without their handlers (docs/service-template.md,
+// `jobs/`), with the helpers that queue them under their dedupe keys: the domain imports this file to
+// enqueue them, and each `jobs/<job>.ts` attaches the handler.
+import { z } from 'zod';
+import { declareJob, enqueueJob } from '@murmur/platform';
+import type { ReaderContext } from './context.js';
+
+export const refreshFeedJob = declareJob({
+  name: 'reader.feed.refresh',
+  payload: z.object({ feedId: z.number().int() }),
+  // Concurrency is READER_POLL_CONCURRENCY (jobs/index.ts).
+  options: { leaseMs: 120_000 },
+});
+
+/** Queues a refresh of the feed unless one is queued or running already. */
+export async function queueFeedRefresh(ctx: ReaderContext, feedId: number): Promise<void> {
+  await enqueueJob(ctx.jobs, refreshFeedJob, { feedId }, { key: `feed:${feedId}`, maxAttempts: 3 });
+}
+
+const iconPayload = z.object({ host: z.string(), siteUrl: z.string() });
+export type IconPayload = z.output<typeof iconPayload>;
+
+export const refreshIconJob = declareJob({
+  name: 'reader.icon.refresh',
+  payload: iconPayload,
+  options: { concurrency: 2 },
+});
+
+/** Queues an icon lookup for a site unless one is queued or running already. */
+export async function queueIconRefresh(ctx: ReaderContext, payload: IconPayload): Promise<void> {
+  await enqueueJob(ctx.jobs, refreshIconJob, payload, { key: `icon:${payload.host}`, maxAttempts: 2 });
+}
+
+const importPayload = z.object({ importId: z.number().int() });
+export type ImportPayload = z.output<typeof importPayload>;
+
+export const importOpmlJob = declareJob({
+  name: 'reader.opml.import',
+  payload: importPayload,
+  options: { leaseMs: 120_000 },
+});
+
+export async function queueImport(ctx: ReaderContext, importId: number): Promise<void> {
+  await enqueueJob(ctx.jobs, importOpmlJob, { importId }, { key: `import:${importId}` });
+}
+
+const recapBuildPayload = z.object({
+  userId: z.number().int(),
+  key: z.string(),
+  ids: z.array(z.number().int()),
+});
+export type RecapBuildPayload = z.output<typeof recapBuildPayload>;
+
+export const recapBuildJob = declareJob({
+  name: 'reader.recap.build',
+  payload: recapBuildPayload,
+  options: { concurrency: 2, leaseMs: 90_000 },
+});
