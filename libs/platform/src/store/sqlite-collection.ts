@@ -8,10 +8,11 @@
 // Everything else — the filter itself, sorts, projections, update operators — is the same
 // JavaScript the nedb engine runs (filter.ts, query.ts, update.ts), so both answer alike.
 //
-// Each write runs synchronously inside one SQLite transaction (one turn of the event loop, so
-// "find, then modify" is atomic), then awaits the group-committed fsync (sqlite-file.ts) before the
-// caller gets its result. Large deletes, updates and sweeps work in batches, each its own transaction,
-// with a turn of the event loop in between, holding the collection's write queue throughout.
+// Each write runs synchronously inside one savepoint of the turn's SQLite transaction (one turn of
+// the event loop, so "find, then modify" is atomic; SqliteFile.write in sqlite-file.ts), then awaits
+// the turn's commit and, unless the collection is relaxed, the group-committed fsync before the caller
+// gets its result. Large deletes, updates and sweeps work in batches of savepoints, with a turn of the
+// event loop (and so a commit) in between, holding the collection's write queue throughout.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Filter, FindOneAndUpdateOptions, FindOptions, Sort, Update, UpdateResult } from './port.js';
 import { DuplicateKeyError } from './port.js';
@@ -285,6 +286,11 @@ export class SqliteCollectionCore {
       return stored;
     });
     return this.write(() => {
+      if (prepared.length === 1) {
+        // One document: the write's own savepoint (SqliteFile.write) undoes it alone if it fails.
+        this.transaction(() => this.insertRow(prepared[0]!));
+        return prepared;
+      }
       let failure: unknown;
       this.transaction(() => {
         for (const doc of prepared) {
@@ -591,8 +597,9 @@ export class SqliteCollectionCore {
   }
 
   /**
-   * Runs a write in the collection's queue; its transactions commit synchronously inside `task`, and
-   * the caller gets the result (or the error) once they are on disk.
+   * Runs a write in the collection's queue; its savepoints are released synchronously inside `task`,
+   * and the caller gets the result (or the error) once the turn's transaction is committed and (unless
+   * relaxed) on disk.
    */
   private async write<T>(task: () => T | Promise<T>): Promise<T> {
     let outcome: { ok: true; value: T } | { ok: false; error: unknown };
@@ -608,14 +615,17 @@ export class SqliteCollectionCore {
       outcome = { ok: false, error };
     }
     // Even a failed write may have committed part of its work (an ordered insertMany's first documents).
-    // A relaxed collection's commits are on disk with the next fsync any other write waits for.
-    if (!this.relaxed) await this.file.durable();
+    // A relaxed write waits for the turn's commit only; it is on disk with the next fsync any other
+    // write waits for.
+    if (this.relaxed) await this.file.committed();
+    else await this.file.durable();
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
   }
 
+  /** A savepoint in the turn's transaction (SqliteFile.write): undone alone when `fn` throws. */
   private transaction(fn: () => void): void {
-    this.file.inTransaction(fn);
+    this.file.write(fn);
   }
 
   /** A nested transaction: undone alone when `fn` throws. */

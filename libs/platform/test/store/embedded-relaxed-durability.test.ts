@@ -3,35 +3,16 @@
 // by holding every fsync of the process back: the relaxed write is acknowledged and readable while the
 // flush is held, the durable write is acknowledged only once it is let go. Both engines of the
 // embedded store (SQLite, and the nedb files it migrates from).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { EmbeddedStore, type Store } from '../../src/store/index.js';
-import { holdFsyncs, turns, type HeldFsyncs } from './hold-fsyncs.js';
+import { describe, expect, it } from '@jest/globals';
+import { turns, useScratchStore } from './hold-fsyncs.js';
 
-let dir: string;
-let store: Store | undefined;
-let held: HeldFsyncs | undefined;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'murmur-relaxed-'));
-});
-
-afterEach(async () => {
-  held?.release();
-  held?.restore();
-  held = undefined;
-  await store?.close();
-  store = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = useScratchStore('murmur-relaxed-');
 
 describe.each([['sqlite' as const], ['nedb' as const]])(
   'relaxed durability on the embedded store (%s)',
   (engine) => {
     it('acknowledges a relaxed write while the flush is held, a durable write only after it', async () => {
-      store = await EmbeddedStore.open({ service: 'test', location: { kind: 'file', dir }, engine });
+      const store = await scratch.open(engine);
       const counters = store.collection<{ _id: string; n: number }>('counters-relaxed', {
         durability: 'relaxed',
       });
@@ -40,7 +21,7 @@ describe.each([['sqlite' as const], ['nedb' as const]])(
       await counters.insertOne({ _id: 'warm', n: 0 });
       await posts.insertOne({ _id: 'warm', title: 'warm' });
 
-      held = await holdFsyncs(dir);
+      const held = await scratch.hold();
       await counters.findOneAndUpdate({ _id: 'a' }, { $inc: { n: 1 } }, { upsert: true });
       expect(await counters.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
 

@@ -3,40 +3,21 @@
 // of the event loop, so writes made in the same turn — a request writing a record and queueing a job,
 // or concurrent requests — share one fsync instead of waiting for one after another. Shown by counting
 // the process's datasync calls while every fsync is held back.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { EmbeddedStore, type Store } from '../../src/store/index.js';
-import { holdFsyncs, turns, type HeldFsyncs } from './hold-fsyncs.js';
+import { describe, expect, it } from '@jest/globals';
+import { turns, useScratchStore } from './hold-fsyncs.js';
 
-let dir: string;
-let store: Store | undefined;
-let held: HeldFsyncs | undefined;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'murmur-shared-fsync-'));
-});
-
-afterEach(async () => {
-  held?.release();
-  held?.restore();
-  held = undefined;
-  await store?.close();
-  store = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = useScratchStore('murmur-shared-fsync-');
 
 describe('group commit of the SQLite embedded store', () => {
   it('writes to two collections in one turn are acknowledged after one shared fsync', async () => {
-    store = await EmbeddedStore.open({ service: 'test', location: { kind: 'file', dir } });
+    const store = await scratch.open();
     const records = store.collection<{ _id: string; status: string }>('records');
     const jobs = store.collection<{ _id: string; key: string }>('jobs');
     await jobs.createIndex({ key: 1 }, { unique: true, sparse: true });
     await records.insertOne({ _id: 'warm', status: 'x' });
     await jobs.insertOne({ _id: 'warm', key: 'warm' });
 
-    held = await holdFsyncs(dir);
+    const held = await scratch.hold();
     let acknowledged = 0;
     const both = Promise.all([
       records
@@ -57,11 +38,11 @@ describe('group commit of the SQLite embedded store', () => {
   });
 
   it('a write committed while an fsync runs waits for the next one, which starts after it', async () => {
-    store = await EmbeddedStore.open({ service: 'test', location: { kind: 'file', dir } });
+    const store = await scratch.open();
     const docs = store.collection<{ _id: string }>('docs');
     await docs.insertOne({ _id: 'warm' });
 
-    held = await holdFsyncs(dir);
+    const held = await scratch.hold();
     let firstDone = false;
     let secondDone = false;
     const first = docs.insertOne({ _id: 'a' }).then(() => (firstDone = true));
