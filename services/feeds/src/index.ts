@@ -16,6 +16,7 @@ import { loadIndex } from './domain/copies.js';
 import type { FeedsContext } from './domain/context.js';
 import { registerFollowVerifier } from './domain/follows.js';
 import { FollowingCache } from './domain/following-cache.js';
+import { PendingPosts } from './domain/pending-posts.js';
 import { PostIndex } from './domain/post-index.js';
 import { createSaveLimiter } from './domain/saves.js';
 import { registerFeedsJobs } from './jobs/index.js';
@@ -60,6 +61,7 @@ export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDe
         fetcher,
         clock,
         index: new PostIndex(),
+        pending: new PendingPosts(),
         following: new FollowingCache(config.FEEDS_FOLLOWING_CACHE_USERS),
         profiles: { rev: 0 },
         startedAt: clock.now(),

@@ -7,6 +7,7 @@ import { type EventEnvelope } from '@murmur/contracts';
 import { openStore } from '@murmur/platform';
 import { applyPostEvent } from '../src/domain/copies.js';
 import type { FeedsContext } from '../src/domain/context.js';
+import { PendingPosts } from '../src/domain/pending-posts.js';
 import { PostIndex } from '../src/domain/post-index.js';
 import { FeedsStore } from '../src/store/index.js';
 
@@ -36,7 +37,11 @@ it('keeps the newest revision whatever order the events arrive in', async () => 
   const store = await openStore('memory:', { service: 'feeds' });
   const feedsStore = new FeedsStore(store);
   await feedsStore.createIndexes();
-  const ctx = { store: feedsStore, index: new PostIndex() } as unknown as FeedsContext;
+  const ctx = {
+    store: feedsStore,
+    index: new PostIndex(),
+    pending: new PendingPosts(),
+  } as unknown as FeedsContext;
   const title = async () => (await feedsStore.postById(5))?.title;
 
   await applyPostEvent(ctx, 'updated', envelope('2026-11-21T08:00:02.000Z', 'edited'));

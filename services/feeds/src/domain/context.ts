@@ -4,6 +4,7 @@ import type { Bus, Clock, JobQueue, Logger, Outbox, SafeFetcher, StoreRateLimite
 import type { FeedsConfig } from '../config.js';
 import type { FeedsStore } from '../store/index.js';
 import type { FollowingCache } from './following-cache.js';
+import type { PendingPosts } from './pending-posts.js';
 import type { PostIndex } from './post-index.js';
 
 export interface FeedsContext {
@@ -17,6 +18,8 @@ export interface FeedsContext {
   fetcher: SafeFetcher;
   clock: Clock;
   index: PostIndex;
+  /** Documents of indexed posts the store may not hold yet (pending-posts.ts). */
+  pending: PendingPosts;
   following: FollowingCache;
   /** Newest revision of any user or site copy: profile changes alter every feed's author cards. */
   profiles: { rev: number };

@@ -48,16 +48,22 @@ export async function applyPostEvent(
 ): Promise<void> {
   const doc = postDoc(event.data, verb, revisionOf(event.occurredAt, verb));
   await ctx.store.applyPost(doc);
+  ctx.pending.stored(doc);
   ctx.index.apply(headOf(doc));
 }
 
-/** Every replica's listener: the index only (the store is written by the durable consumer). */
+/**
+ * Every replica's listener: the index, and the document until the store has it (pending-posts.ts) —
+ * the store is written by the durable consumer, here a moment later or in another replica.
+ */
 export function indexPostEvent(
   ctx: FeedsContext,
   verb: PostVerb,
   event: EventEnvelope<publishing.PublicPost>,
 ): void {
-  ctx.index.apply(headOf(postDoc(event.data, verb, revisionOf(event.occurredAt, verb))));
+  const doc = postDoc(event.data, verb, revisionOf(event.occurredAt, verb));
+  ctx.pending.remember(doc);
+  ctx.index.apply(headOf(doc));
 }
 
 export async function applySiteEvent(

@@ -57,11 +57,14 @@ async function select(
   return fresh;
 }
 
+/** The documents of `heads`, from the store or, where it has not caught up yet, from the events. */
 async function postsInOrder(ctx: FeedsContext, heads: PostHead[]): Promise<PostDoc[]> {
   if (heads.length === 0) return [];
   const docs = await ctx.store.postsByIds(heads.map((h) => h.id));
   const byId = new Map(docs.map((d) => [d._id, d]));
-  return heads.map((h) => byId.get(h.id)).filter((d): d is PostDoc => d !== undefined);
+  return heads
+    .map((h) => ctx.pending.resolve(h.id, byId.get(h.id)))
+    .filter((d): d is PostDoc => d !== undefined);
 }
 
 async function withProfiles(ctx: FeedsContext, posts: PostDoc[]): Promise<Map<number, Profile>> {
