@@ -18,6 +18,7 @@ import {
   isValidRequestId,
   MAX_HEADER_SIZE,
   notFound,
+  refuseWhileStopping,
   toAppError,
   tooManyRequests,
   type Logger,
@@ -30,9 +31,10 @@ import { sendGatewayError, serviceAbsent } from './errors.js';
 import { registerHealthz, registerInternalEndpoints } from './health.js';
 import { GatewayMetrics } from './metrics.js';
 import type { InProcessServices } from './in-process.js';
-import { registerProxy } from './proxy.js';
+import { answerUpstreamFailure, isUpstreamFailure, registerProxy } from './proxy.js';
 import { IpRateLimit } from './rate-limit.js';
 import { createFastLane } from './fast-lane.js';
+import { answerAbandoned, reportUnfinished } from './unfinished.js';
 import { isIP } from 'node:net';
 import {
   areaErrorStyle,
@@ -115,7 +117,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     connectionTimeout: SERVER_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: 72_000,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    return503OnClosing: true,
+    // Answered by refuseWhileStopping below, in the area's error shape with Retry-After.
+    return503OnClosing: false,
     clientErrorHandler: answerUnreadableRequest,
     // Malformed URLs and the like, refused before any route runs.
     frameworkErrors: (err, request, reply) => {
@@ -157,6 +160,23 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     reply.header('x-request-id', request.id);
     if (hsts) reply.header('strict-transport-security', hsts);
     if (!request.routeOptions.config.gatewayProxy) return done();
+    const startedAt = performance.now();
+    // Held now: once the connection has closed, the request no longer reaches its socket.
+    const socket = request.raw.socket;
+    reply.raw.once('close', () => {
+      // A finished answer is logged and counted by the onResponse hook below.
+      if (reply.raw.writableFinished) return;
+      reportUnfinished(logger, metrics, reply.raw, {
+        requestId: request.id,
+        service: request.gatewayRoute?.service ?? 'gateway',
+        method: request.method,
+        url: request.url,
+        socket,
+        // request.ip would need the socket the request has lost by now.
+        ip: socket.remoteAddress,
+        startedAt,
+      });
+    });
     const unsafe = unsafePath(request.url);
     if (unsafe) return done(badRequest(unsafe));
 
@@ -175,6 +195,10 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     if (isPublic(entry)) addCorsHeaders(reply);
     done();
   });
+
+  // A request arriving during a stop: the area's 503 with Retry-After (libs/platform/src/http/shutdown.ts),
+  // after the hook above has set its request id and route.
+  const stopping = refuseWhileStopping(app);
 
   // One counter for both ways in (rate-limit.ts): this hook and the fast lane. After the route-table
   // hook, so an OPTIONS preflight answered there is not counted; /healthz is never limited.
@@ -215,6 +239,12 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
 
   app.setErrorHandler((err, request, reply) => {
     const appError = toAppError(err);
+    // A client that left makes the answer's stream fail: logged and counted when its connection
+    // closes (unfinished.ts), and there is no one to answer.
+    if (answerAbandoned(reply.raw)) return;
+    // The service's connection broke after its head, before any of its body reached the client: the
+    // client can still have the proxy's 502 (or 504 for a body timeout).
+    if (request.gatewayRoute && isUpstreamFailure(err)) return answerUpstreamFailure(reply, err, metrics);
     // 502–504 are the services' state, logged where they arise; a 500 is a gateway bug.
     if (appError.status === 500) request.log.error({ err }, 'gateway error');
     // The client may still be sending a body we will not read.
@@ -251,6 +281,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       publicHost: publicUrl.host,
       hsts,
       defaultTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS,
+      stopping,
     });
     // Ahead of Fastify's own request listener: what the lane does not take goes on to it unchanged.
     const [routing] = app.server.listeners('request') as Array<

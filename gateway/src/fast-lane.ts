@@ -19,15 +19,16 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { isValidRequestId, type Logger } from '@murmur/platform';
 import { declaredLengthExceeds } from './body-limit.js';
-import { corsHeaders, isPublic, stripCorsHeaders } from './cors.js';
+import { corsHeaders, isPublic } from './cors.js';
 import { renderGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
 import { handOffRaw, isLoopback, type InProcessServices } from './in-process.js';
 import type { GatewayMetrics } from './metrics.js';
 import { unsafePath } from './paths.js';
-import { stripHopByHop } from './proxy.js';
+import { withoutHopByHop } from './hop-by-hop.js';
 import { IpRateLimit } from './rate-limit.js';
 import { DEFAULT_BODY_LIMIT, resolveRoute, type ServiceName } from './routes.js';
 import type { Targets } from './config.js';
+import { reportClosed } from './unfinished.js';
 
 export interface FastLaneOptions {
   inProcess: InProcessServices;
@@ -41,6 +42,8 @@ export interface FastLaneOptions {
   /** The Strict-Transport-Security value, or null. */
   hsts: string | null;
   defaultTimeoutMs: number;
+  /** True once the gateway is stopping: the route answers its 503. */
+  stopping: () => boolean;
 }
 
 /** Headers that say the request came through another proxy: the route resolves those (TRUST_PROXY). */
@@ -53,8 +56,12 @@ export function createFastLane(
   const { inProcess, targets, metrics, logger, limiter } = opts;
   const hosts = new Map<string, string>();
   for (const [name, url] of Object.entries(targets)) if (url) hosts.set(name, new URL(url).host);
+  // The gateway's own response headers besides the request id, built once (never changed after).
+  const routeHeaders: OutgoingHttpHeaders = opts.hsts ? { 'strict-transport-security': opts.hsts } : {};
+  const publicRouteHeaders: OutgoingHttpHeaders = { ...routeHeaders, ...corsHeaders() };
 
   return (req, res) => {
+    if (opts.stopping()) return false;
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const headers = req.headers;
@@ -65,7 +72,8 @@ export function createFastLane(
       url.includes('\\')
     )
       return false;
-    const address = req.socket.remoteAddress;
+    const socket = req.socket;
+    const address = socket.remoteAddress;
     if (!isLoopback(address)) return false;
     for (const name of FORWARDING) if (headers[name] !== undefined) return false;
     if (headers['transfer-encoding'] !== undefined) return false;
@@ -89,46 +97,34 @@ export function createFastLane(
     const id = given ?? randomUUID();
     const started = performance.now();
     const name: ServiceName = entry.service;
-    const gatewayHeaders: OutgoingHttpHeaders = { 'x-request-id': id };
-    if (opts.hsts) gatewayHeaders['strict-transport-security'] = opts.hsts;
     const publicRoute = isPublic(entry);
-    if (publicRoute) Object.assign(gatewayHeaders, corsHeaders());
+    const gatewayHeaders = publicRoute ? publicRouteHeaders : routeHeaders;
 
     // The headers as the proxy sends them (proxy.ts: upstreamHeaders, then rewriteRequestHeaders).
-    const upstream: IncomingHttpHeaders = stripHopByHop({ ...headers });
+    const upstream: IncomingHttpHeaders = withoutHopByHop(headers);
     upstream.host = hosts.get(name) ?? 'localhost';
     upstream['x-request-id'] = id;
     upstream['x-forwarded-for'] = address;
     upstream['x-forwarded-proto'] = 'http';
     upstream['x-forwarded-host'] = opts.publicHost;
 
-    res.once('finish', () => {
-      metrics.countRequest(name, res.statusCode);
-      if (logger.isLevelEnabled('info')) {
-        logger.info(
-          {
-            requestId: id,
-            req: { method, url, ip: address },
-            res: { statusCode: res.statusCode },
-            service: name,
-            responseTime: Math.round((performance.now() - started) * 10) / 10,
-          },
-          'request completed',
-        );
-      }
-    });
-
     handOffRaw(service as FastifyInstance, req, res, {
       url,
       headers: upstream,
       timeoutMs: entry.timeoutMs ?? opts.defaultTimeoutMs,
       gatewayHeaders,
-      rewriteHeaders: (out) => {
-        stripHopByHop(out);
-        out['x-request-id'] = id;
-        if (!publicRoute) stripCorsHeaders(out);
-        return out;
-      },
+      requestId: id,
+      publicRoute,
+      onClose: () =>
+        reportClosed(logger, metrics, res, {
+          requestId: id,
+          service: name,
+          method,
+          url,
+          socket,
+          ip: address,
+          startedAt: started,
+        }),
       onHead: () => metrics.observeUpstream(name, (performance.now() - started) / 1000),
       answerError: (error) => {
         const timedOut = (error as { statusCode?: number }).statusCode === 504;
@@ -138,6 +134,7 @@ export function createFastLane(
         const rendered = renderGatewayError(entry.errorStyle, failure, id);
         res.writeHead(rendered.status, {
           ...gatewayHeaders,
+          'x-request-id': id,
           ...rendered.headers,
           'content-length': Buffer.byteLength(rendered.body),
         });

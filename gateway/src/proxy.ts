@@ -10,6 +10,7 @@ import { stripCorsHeaders, isPublic } from './cors.js';
 import { sendGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { Targets } from './config.js';
+import { stripHopByHop, withoutHopByHop } from './hop-by-hop.js';
 import { dispatchInProcess, type InProcessHop, type InProcessServices } from './in-process.js';
 import { SITE_HOST_ROUTE, type RouteEntry } from './routes.js';
 
@@ -25,48 +26,17 @@ export interface ProxyOptions {
 
 type ReplyOptions = NonNullable<FastifyHttpProxyOptions['replyOptions']>;
 
-// Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection: the client's to the gateway or the
-// gateway's to a service, never both, so they are dropped in both directions along with every header
-// the Connection header names. Forwarded, some of them make undici refuse the request (a 502 for the
-// client): `Expect: 100-continue` is answered by the gateway itself (app.ts), `Upgrade` and `Keep-Alive`
-// belong to the client's connection, and `Proxy-Authorization` is a credential for this hop only.
-const HOP_BY_HOP = [
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'expect',
-];
-
-/** Removes the hop-by-hop headers and those the Connection header lists, in place. */
-export function stripHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const connection = headers.connection;
-  const listed = Array.isArray(connection) ? connection.join(',') : (connection ?? '');
-  for (const name of listed.split(',')) {
-    const key = name.trim().toLowerCase();
-    if (key) delete headers[key];
-  }
-  for (const name of HOP_BY_HOP) delete headers[name];
-  return headers;
-}
-
-/** reply-from's copy of the client's headers: without Connection and what it names, Host the service's. */
+/**
+ * The client's headers as they go to a service in process, before rewriteRequestHeaders: reply-from's
+ * copy of them (without Connection and what it names, and so without the other hop-by-hop headers that
+ * rewriteRequestHeaders drops anyway), Host the service's.
+ */
 function upstreamHeaders(
   request: FastifyRequest,
   hosts: Map<string, string>,
   entry: RouteEntry,
 ): IncomingHttpHeaders {
-  const headers: IncomingHttpHeaders = { ...request.raw.headers };
-  const listed = headers.connection;
-  if (listed) {
-    delete headers.connection;
-    for (const name of listed.split(',')) delete headers[name.trim().toLowerCase()];
-  }
+  const headers = withoutHopByHop(request.raw.headers);
   headers.host = hosts.get(entry.service) ?? 'localhost';
   return headers;
 }
@@ -79,33 +49,51 @@ function forwardedFor(request: Pick<FastifyRequest, 'ips' | 'ip'>): string {
 
 function isTimeout(err: Error & { statusCode?: number; code?: string }): boolean {
   return (
-    err.statusCode === 504 || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_CONNECT_TIMEOUT'
+    err.statusCode === 504 ||
+    err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    err.code === 'UND_ERR_BODY_TIMEOUT' ||
+    err.code === 'UND_ERR_CONNECT_TIMEOUT'
+  );
+}
+
+/**
+ * Whether `err` is the service's connection failing (undici's errors) while the gateway waited for its
+ * answer or its body: the service's fault, answered 502 or 504 while the client has not had a head.
+ */
+export function isUpstreamFailure(err: unknown): err is Error & { statusCode?: number; code?: string } {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('UND_ERR_');
+}
+
+/** The answer to a service that did not answer (or broke off before its body): 413, 502 or 504. */
+export function answerUpstreamFailure(
+  reply: FastifyReply,
+  error: Error & { statusCode?: number; code?: string },
+  metrics: GatewayMetrics,
+): void {
+  const entry = reply.request.gatewayRoute!;
+  const limit = findBodyLimitCause(error);
+  if (limit) {
+    reply.header('connection', 'close');
+    sendGatewayError(reply, entry.errorStyle, bodyTooLarge(limit.limit));
+    return;
+  }
+  const timedOut = isTimeout(error);
+  metrics.countUpstreamError(entry.service, timedOut ? 'timeout' : 'unreachable');
+  reply.log.warn({ service: entry.service, timedOut, cause: error.message }, 'service did not answer');
+  sendGatewayError(
+    reply,
+    entry.errorStyle,
+    timedOut ? serviceTimedOut(entry.service) : serviceUnreachable(entry.service),
   );
 }
 
 export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
   const { targets, metrics } = opts;
 
-  const onUpstreamError: NonNullable<ReplyOptions['onError']> = (anyReply, { error }) => {
-    // reply-from types its hooks for any server kind; this gateway is plain HTTP/1.
-    const reply = anyReply as unknown as FastifyReply;
-    const entry = reply.request.gatewayRoute!;
-    const limit = findBodyLimitCause(error);
-    if (limit) {
-      reply.header('connection', 'close');
-      sendGatewayError(reply, entry.errorStyle, bodyTooLarge(limit.limit));
-      return;
-    }
-    const timedOut = isTimeout(error);
-    metrics.countUpstreamError(entry.service, timedOut ? 'timeout' : 'unreachable');
-    // reply-from has already logged the error itself; this line says which service and what became of it.
-    reply.log.warn({ service: entry.service, timedOut }, 'service did not answer');
-    sendGatewayError(
-      reply,
-      entry.errorStyle,
-      timedOut ? serviceTimedOut(entry.service) : serviceUnreachable(entry.service),
-    );
-  };
+  // reply-from types its hooks for any server kind; this gateway is plain HTTP/1.
+  const onUpstreamError: NonNullable<ReplyOptions['onError']> = (anyReply, { error }) =>
+    answerUpstreamFailure(anyReply as unknown as FastifyReply, error, metrics);
 
   const onUpstreamResponse: NonNullable<ReplyOptions['onResponse']> = (request, reply, res) => {
     metrics.observeUpstream(
@@ -157,9 +145,7 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
       rewriteRequestHeaders: (request, headers) => {
         // reply-from has already dropped Connection and the headers it names (it must, before this
         // hook, so a client cannot name the headers added here); the client's raw headers still say which.
-        const out = stripHopByHop(headers as IncomingHttpHeaders);
-        const listed = request.raw.headers.connection;
-        if (listed) for (const name of listed.split(',')) delete out[name.trim().toLowerCase()];
+        const out = stripHopByHop(headers as IncomingHttpHeaders, request.raw.headers.connection);
         out['x-request-id'] = request.id;
         out['x-forwarded-for'] = forwardedFor(request);
         out['x-forwarded-proto'] = request.protocol;

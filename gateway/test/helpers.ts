@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { request, type Dispatcher } from 'undici';
-import { loadConfig, SERVICE_NAMES, type ServiceName } from '@murmur/platform';
+import { loadConfig, SERVICE_NAMES, type Logger, type ServiceName } from '@murmur/platform';
 import { testLogger } from '@murmur/platform/testing';
 import { createGatewayServers, gatewayConfigSchema, type Targets } from '../src/index.js';
 
@@ -25,6 +25,8 @@ export interface FakeService {
   url: string;
   /** What its /readyz answers. */
   ready: boolean;
+  /** Resolves with the URL of the next request this service receives (other than /readyz). */
+  nextArrival(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -50,14 +52,17 @@ export function inProcessOf(targets: Targets): Partial<Record<ServiceName, Fasti
 /**
  * A service that echoes every request. Test switches: `x-test-delay-ms` (answer late),
  * `x-test-send-cors` (send a CORS header the gateway must drop where CORS is not allowed),
- * `x-test-hop-headers` (send connection-level headers meant for the gateway only),
- * `x-test-reset` (drop the connection without answering).
+ * `x-test-hop-headers` (send connection-level headers meant for the gateway only; `x-test-raw-hop-headers`
+ * the same, and a CORS header, written with a raw writeHead in mixed case),
+ * `x-test-reset` (drop the connection without answering), `x-test-body-delay-ms` (send the head at
+ * once and the body that much later; with `x-test-body-broken`, drop the connection then instead).
  */
 export async function startFakeService(name: ServiceName): Promise<FakeService> {
   const app: FastifyInstance = fastify({ bodyLimit: 200 * 1024 * 1024 });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   const state = { ready: true };
+  let arrivalWaiters: ((url: string) => void)[] = [];
   // A request that arrives at this service's own port came over a socket; any other arrived in process
   // (handed the gateway's client connection, or injected without a socket at all).
   let ownPort = -1;
@@ -65,11 +70,39 @@ export async function startFakeService(name: ServiceName): Promise<FakeService> 
     req.raw.socket?.localPort === ownPort ? 'socket' : 'in-process';
   app.get('/readyz', async (_req, reply) => reply.code(state.ready ? 200 : 503).send({ ready: state.ready }));
   app.all('/*', async (req, reply) => {
+    const waiters = arrivalWaiters;
+    arrivalWaiters = [];
+    for (const resolve of waiters) resolve(req.url);
     if (req.headers['x-test-reset']) {
       // Over HTTP the connection drops; in process the response is destroyed unanswered.
       if (transportOf(req) === 'socket') req.raw.socket.destroy();
       else reply.raw.destroy();
       return reply.hijack();
+    }
+    if (req.headers['x-test-raw-hop-headers']) {
+      // Written the way a handler writing its own head might: names in any case, Connection listing one.
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'Content-Type': 'text/plain',
+        CONNECTION: 'keep-alive, X-Hop',
+        'X-Hop': 'for the gateway only',
+        'Access-Control-Allow-Origin': '*',
+      });
+      reply.raw.end('raw head');
+      return reply;
+    }
+    const bodyDelay = Number(req.headers['x-test-body-delay-ms'] ?? 0);
+    if (bodyDelay > 0) {
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/plain' });
+      reply.raw.flushHeaders();
+      const broken = req.headers['x-test-body-broken'] !== undefined;
+      setTimeout(() => {
+        if (!broken) reply.raw.end('late body');
+        else if (transportOf(req) === 'socket') req.raw.socket.destroy();
+        else reply.raw.destroy();
+      }, bodyDelay);
+      return reply;
     }
     const delay = Number(req.headers['x-test-delay-ms'] ?? 0);
     if (delay > 0) await sleep(delay);
@@ -108,6 +141,7 @@ export async function startFakeService(name: ServiceName): Promise<FakeService> 
     set ready(value: boolean) {
       state.ready = value;
     },
+    nextArrival: () => new Promise<string>((resolve) => arrivalWaiters.push(resolve)),
     close: () => {
       fakeApps.delete(url);
       return app.close();
@@ -143,14 +177,14 @@ function urlOf(app: FastifyInstance): string {
 export async function startGateway(
   targets: Targets,
   env: Record<string, string> = {},
-  options: { inProcess?: boolean; fastLane?: boolean } = {},
+  options: { inProcess?: boolean; fastLane?: boolean; logger?: Logger } = {},
 ): Promise<TestGateway> {
   const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', ...env });
   const inProcess = (options.inProcess ?? IN_PROCESS) ? inProcessOf(targets) : undefined;
   const { app, internal } = await createGatewayServers({
     config,
     targets,
-    logger: testLogger(),
+    logger: options.logger ?? testLogger(),
     ...(inProcess ? { inProcess } : {}),
     ...(options.fastLane === false ? { fastLane: false } : {}),
   });

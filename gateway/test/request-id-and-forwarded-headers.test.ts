@@ -119,4 +119,14 @@ describe('headers the gateway adds', () => {
     expect(res.headers['keep-alive']).not.toBe('timeout=5');
     expect(res.headers['x-hop']).toBeUndefined();
   });
+
+  it('drops them whatever the case of their names, and a CORS header on a route without CORS', async () => {
+    // /account/me is not a public route: no CORS there, whoever sends it.
+    const res = await send(gateway.url, 'GET', '/account/me', { headers: { 'x-test-raw-hop-headers': '1' } });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('raw head');
+    expect(res.headers['x-hop']).toBeUndefined();
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers['content-type']).toBe('text/plain');
+  });
 });

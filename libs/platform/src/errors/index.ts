@@ -57,7 +57,12 @@ export const internalError = (cause?: unknown) =>
   new AppError(500, 'internal_error', 'Internal error', { cause });
 export const badGateway = (message = 'The service behind this path is not reachable.') =>
   new AppError(502, 'bad_gateway', message);
-export const serviceUnavailable = (message = 'Service unavailable.') =>
-  new AppError(503, 'unavailable', message);
+export const serviceUnavailable = (message = 'Service unavailable.', retryAfterSeconds?: number) =>
+  new AppError(
+    503,
+    'unavailable',
+    message,
+    retryAfterSeconds === undefined ? {} : { headers: { 'Retry-After': String(retryAfterSeconds) } },
+  );
 export const gatewayTimeout = (message = 'The service behind this path did not answer in time.') =>
   new AppError(504, 'gateway_timeout', message);

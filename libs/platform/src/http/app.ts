@@ -21,7 +21,7 @@ import { answerUnreadableRequest } from './client-error.js';
 import { registerBodyParsers } from './body.js';
 import { renderError, toAppError, type ErrorStyle } from './errors.js';
 import { registerObservability } from './observability.js';
-import { closeConnectionsAfter, connectionGraceMs } from './shutdown.js';
+import { closeConnectionsAfter, connectionGraceMs, refuseWhileStopping } from './shutdown.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -156,7 +156,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 72_000,
     routerOptions: { maxParamLength: options.maxParamLength ?? 200 },
     http: { maxHeaderSize: MAX_HEADER_SIZE },
-    return503OnClosing: true,
+    // Answered by refuseWhileStopping (shutdown.ts) in the area's error shape, with Retry-After.
+    return503OnClosing: false,
     clientErrorHandler: answerUnreadableRequest,
     frameworkErrors: (err, request, reply) => {
       sendError(request, reply, err, styleFor(request));
@@ -182,6 +183,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  refuseWhileStopping(app);
   registerBodyParsers(app);
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err, styleFor(request)));
   app.setNotFoundHandler((request, reply) =>

@@ -72,4 +72,4 @@ export {
 } from './authenticator.js';
 export { PROBE_PATHS } from './observability.js';
 export { answerUnreadableRequest } from './client-error.js';
-export { closeConnectionsAfter, connectionGraceMs } from './shutdown.js';
+export { closeConnectionsAfter, connectionGraceMs, refuseWhileStopping } from './shutdown.js';

@@ -38,6 +38,27 @@ function stalledClient(path: string): { socket: Socket; ended: Promise<string>; 
   return { socket, ended, firstBytes };
 }
 
+/**
+ * Starts `app` with `GET /slow` (answers `{done: true}` after `ms`) and `GET /quick`, and a grace of 1 s;
+ * `running` settles once `/slow` has started.
+ */
+async function slowApp(ms: number): Promise<{ app: FastifyInstance; running: Promise<void> }> {
+  let entered!: () => void;
+  const running = new Promise<void>((resolve) => (entered = resolve));
+  ({ app } = await buildApp(
+    (scope) => {
+      scope.get('/slow', async () => {
+        entered();
+        await sleep(ms);
+        return { done: true };
+      });
+      scope.get('/quick', async () => ({ quick: true }));
+    },
+    { config: { SHUTDOWN_TIMEOUT_MS: 2_000 } },
+  ));
+  return { app, running };
+}
+
 describe('closing an app with requests still running', () => {
   it('destroys a stalled download’s connection after half of SHUTDOWN_TIMEOUT_MS, and close() returns', async () => {
     ({ app } = await buildApp(
@@ -64,26 +85,45 @@ describe('closing an app with requests still running', () => {
   });
 
   it('answers a request that finishes within the grace in full', async () => {
-    let entered!: () => void;
-    const running = new Promise<void>((resolve) => (entered = resolve));
-    ({ app } = await buildApp(
-      (scope) => {
-        scope.get('/slow', async () => {
-          entered();
-          await sleep(150);
-          return { done: true };
-        });
-      },
-      { config: { SHUTDOWN_TIMEOUT_MS: 2_000 } },
-    ));
-    const { port } = app.server.address() as AddressInfo;
+    const { app: slow, running } = await slowApp(150);
+    const { port } = slow.server.address() as AddressInfo;
     const answer = fetch(`http://127.0.0.1:${port}/slow`).then(async (r) => ({
       status: r.status,
       body: (await r.json()) as unknown,
     }));
     await running;
-    await app.close();
+    await slow.close();
     app = undefined;
     expect(await answer).toEqual({ status: 200, body: { done: true } });
+  });
+
+  it('answers a request that arrives during the stop with the area’s 503, Retry-After and Connection: close', async () => {
+    const { app: slow, running } = await slowApp(200);
+    const { port } = slow.server.address() as AddressInfo;
+    // Two pipelined requests on one connection: the second is read while the first runs, after the
+    // stop has begun, as a keep-alive client's next request can be.
+    const socket = connect(port, '127.0.0.1');
+    sockets.push(socket);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write('GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await running;
+    const closing = slow.close();
+    socket.write('GET /quick HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await closing;
+    app = undefined;
+    await ended;
+
+    const [first, second] = text.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(first).toContain('{"done":true}');
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\nretry-after: \d+\r\n/i);
+    expect(second).toMatch(/\r\nconnection: close\r\n/i);
+    const body = JSON.parse(second!.slice(second!.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    // The platform's error shape, with a message that says what is going on — not Fastify's generic one.
+    expect(body).not.toHaveProperty('statusCode');
+    expect(JSON.stringify(body)).toMatch(/shutting down/);
   });
 });

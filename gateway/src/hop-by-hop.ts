@@ -1,0 +1,67 @@
+// Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection: the client's to the gateway or the
+// gateway's to a service, never both, so they are dropped in both directions along with every header
+// the Connection header names. Forwarded, some of them make undici refuse the request (a 502 for the
+// client): `Expect: 100-continue` is answered by the gateway itself (app.ts), `Upgrade` and `Keep-Alive`
+// belong to the client's connection, and `Proxy-Authorization` is a credential for this hop only.
+import type { IncomingHttpHeaders } from 'node:http';
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+]);
+
+/** The header names a Connection header lists (lower case), or null when there is none. */
+export function connectionListed(connection: unknown): Set<string> | null {
+  if (connection === undefined || connection === null) return null;
+  // What nearly every client sends: nothing beyond the hop-by-hop names themselves.
+  if (connection === 'keep-alive' || connection === 'close' || connection === 'Keep-Alive') return null;
+  const text = Array.isArray(connection) ? connection.join(',') : String(connection);
+  const names = new Set<string>();
+  for (const name of text.split(',')) {
+    const key = name.trim().toLowerCase();
+    if (key) names.add(key);
+  }
+  return names;
+}
+
+/** Whether a (lower-case) header name belongs to one connection only. */
+export function isHopByHop(name: string, listed: Set<string> | null): boolean {
+  return HOP_BY_HOP.has(name) || (listed !== null && listed.has(name));
+}
+
+/**
+ * Removes the hop-by-hop headers and those the Connection header lists, in place. `connection`: the
+ * Connection header that came with them, when it is no longer among them.
+ */
+export function stripHopByHop(
+  headers: IncomingHttpHeaders,
+  connection: unknown = headers.connection,
+): IncomingHttpHeaders {
+  const listed = connectionListed(connection);
+  for (const name of Object.keys(headers)) if (isHopByHop(name, listed)) delete headers[name];
+  return headers;
+}
+
+/**
+ * A copy of `headers` without the hop-by-hop headers. Built by adding, never by deleting: an object
+ * that lost a property is slower to read for every hook of the service that reads the copy.
+ */
+export function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const listed = connectionListed(headers.connection);
+  const out: IncomingHttpHeaders = {};
+  for (const name in headers) if (!isHopByHop(name, listed)) out[name] = headers[name];
+  return out;
+}
+
+/** Response headers a service may not send past the gateway on a route without CORS (cors.ts). */
+export function isCorsHeader(name: string): boolean {
+  return name.startsWith('access-control-');
+}
