@@ -4,14 +4,12 @@
 // throughput, CPU per request hardly moves with the machine's other load, so it compares the two
 // paths on a busy machine too. Linux only (reads /proc/<pid>/stat). After a build:
 //   node bench/gateway/cpu-per-request.mjs [--requests=20000] [--connections=20] [--rounds=3]
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { freePort, loadavg, option } from '../lib/cli.mjs';
+import { loadavg, option } from '../lib/cli.mjs';
+import { startSingleProcess } from './single.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -40,47 +38,12 @@ async function run(url, token, amount) {
   return result;
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'murmur-cpu-per-request-'));
-const [port, internalPort] = [await freePort(), await freePort()];
-const adminToken = randomUUID() + randomUUID();
-const child = spawn(process.execPath, [join(here, 'single-process.mjs')], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    GATEWAY_INTERNAL_PORT: String(internalPort),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    STORE_URL: 'memory:',
-    BUS_URL: 'memory:',
-    MURMUR_ADMIN_TOKEN: adminToken,
-    GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const single = await startSingleProcess();
+const { child, token } = single;
 try {
-  const ready = await new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk) => {
-      buffered += chunk;
-      const line = buffered.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.once('exit', (code) => reject(new Error(`the single process exited (${code})`)));
-  });
-  const created = await fetch(`${ready.identity}/admin/users`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', email: 'bench@example.com', name: 'Bench' }),
-  });
-  const body = await created.json();
-  const token = JSON.stringify(body).match(/"(?:token|access_token)":"([^"]{20,})"/)?.[1];
-  if (!token) throw new Error(`no token from POST /admin/users: ${JSON.stringify(body).slice(0, 300)}`);
   const paths = [
-    ['its identity port', `${ready.identity}/account/me`],
-    ['through its gateway', `http://127.0.0.1:${port}/account/me`],
+    ['its identity port', single.urls.direct],
+    ['through its gateway', single.urls.gateway],
   ];
   for (const [, url] of paths) await run(url, token, 3000); // warm-up
   const perPath = new Map(paths.map(([name]) => [name, []]));
@@ -110,7 +73,5 @@ try {
     `  the gateway path costs ${(1 / ratio).toFixed(2)}× the direct path's CPU: a CPU-bound ceiling of ${(ratio * 100).toFixed(0)} % of direct throughput`,
   );
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  rmSync(dataDir, { recursive: true, force: true });
+  await single.stop();
 }

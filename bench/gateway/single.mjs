@@ -1,0 +1,76 @@
+// What cpu-per-request.mjs and profile-paths.mjs share: the single process (single-process.mjs, what
+// `npm start` runs) on the memory store and bus with the per-IP limit off, started as a child with
+// `execArgv`, and a user's token for `GET /account/me`.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../lib/cli.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+
+/**
+ * Starts the single process; resolves once it listens, with its child process, the URLs of `GET
+ * /account/me` at its identity port (`direct`) and through its gateway (`gateway`), a Bearer token for
+ * them, and `stop()`.
+ */
+export async function startSingleProcess({ execArgv = [] } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-single-'));
+  const [port, internalPort] = [await freePort(), await freePort()];
+  const adminToken = randomUUID() + randomUUID();
+  const child = spawn(process.execPath, [...execArgv, join(here, 'single-process.mjs')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      GATEWAY_INTERNAL_PORT: String(internalPort),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      STORE_URL: 'memory:',
+      BUS_URL: 'memory:',
+      MURMUR_ADMIN_TOKEN: adminToken,
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const ready = await new Promise((resolve, reject) => {
+      let buffered = '';
+      child.stdout.on('data', (chunk) => {
+        buffered += chunk;
+        const line = buffered.split('\n').find((l) => l.startsWith('{'));
+        if (line) resolve(JSON.parse(line));
+      });
+      child.once('exit', (code) => reject(new Error(`the single process exited (${code})`)));
+    });
+    const created = await fetch(`${ready.identity}/admin/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', email: 'bench@example.com', name: 'Bench' }),
+    });
+    const body = await created.json();
+    const token = JSON.stringify(body).match(/"(?:token|access_token)":"([^"]{20,})"/)?.[1];
+    if (!token) throw new Error(`no token from POST /admin/users: ${JSON.stringify(body).slice(0, 300)}`);
+    return {
+      child,
+      token,
+      urls: { direct: `${ready.identity}/account/me`, gateway: `http://127.0.0.1:${port}/account/me` },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
