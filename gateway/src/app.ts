@@ -33,6 +33,7 @@ import { GatewayMetrics } from './metrics.js';
 import type { InProcessServices } from './in-process.js';
 import { answerUpstreamFailure, isUpstreamFailure, registerProxy } from './proxy.js';
 import { IpRateLimit } from './rate-limit.js';
+import { compileTrust } from './client-address.js';
 import { createFastLane } from './fast-lane.js';
 import { answerAbandoned, reportUnfinished } from './unfinished.js';
 import { isIP } from 'node:net';
@@ -271,6 +272,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
   });
 
   const inProcess = options.inProcess ?? {};
+  // The same TRUST_PROXY as the app's own `trustProxy`, for the ways in that run before (or beside) it.
+  const trust = compileTrust(config.TRUST_PROXY);
   if (options.fastLane !== false && Object.keys(inProcess).length > 0 && !config.GATEWAY_SITE_HOSTS) {
     const lane = createFastLane({
       inProcess,
@@ -281,6 +284,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       publicHost: publicUrl.host,
       hsts,
       defaultTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS,
+      trust,
       stopping,
     });
     // Ahead of Fastify's own request listener: what the lane does not take goes on to it unchanged.
@@ -300,6 +304,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     defaultTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS,
     publicHost: publicUrl.host,
     inProcess: options.inProcess,
+    trust,
   });
   await app.ready();
   return app;

@@ -9,10 +9,10 @@
 //
 // Anything else is left to the gateway's Fastify route, which answers it as before: OPTIONS, a path
 // no row serves or that must be refused, a body without a declared length (it must be counted as it
-// passes) or over the route's limit, a client over its allowance (the route answers the 429), a peer
-// that is not loopback or a request carrying forwarding headers (the client's address and scheme then
-// depend on TRUST_PROXY, which the route resolves), site host names (GATEWAY_SITE_HOSTS), and an
-// invalid request id.
+// passes) or over the route's limit, a client over its allowance (the route answers the 429), a request
+// carrying RFC 7239's Forwarded header, site host names (GATEWAY_SITE_HOSTS), and an invalid request id.
+// X-Forwarded-* from a reverse proxy in front are resolved here under TRUST_PROXY exactly as the route
+// resolves them (client-address.ts), so a deployment behind Caddy or nginx takes the lane too.
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -21,7 +21,8 @@ import { isValidRequestId, type Logger } from '@murmur/platform';
 import { declaredLengthExceeds } from './body-limit.js';
 import { corsHeaders, isPublic } from './cors.js';
 import { renderGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
-import { handOffRaw, isLoopback, type InProcessServices } from './in-process.js';
+import { clientOf, type Trust } from './client-address.js';
+import { handOffRaw, type InProcessServices } from './in-process.js';
 import type { GatewayMetrics } from './metrics.js';
 import { unsafePath } from './paths.js';
 import { withoutHopByHop } from './hop-by-hop.js';
@@ -42,12 +43,11 @@ export interface FastLaneOptions {
   /** The Strict-Transport-Security value, or null. */
   hsts: string | null;
   defaultTimeoutMs: number;
+  /** TRUST_PROXY as Fastify applies it (client-address.ts). */
+  trust: Trust;
   /** True once the gateway is stopping: the route answers its 503. */
   stopping: () => boolean;
 }
-
-/** Headers that say the request came through another proxy: the route resolves those (TRUST_PROXY). */
-const FORWARDING = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded'];
 
 /** Returns a request handler that answers what it can and returns false for the rest. */
 export function createFastLane(
@@ -72,10 +72,8 @@ export function createFastLane(
       url.includes('\\')
     )
       return false;
-    const socket = req.socket;
-    const address = socket.remoteAddress;
-    if (!isLoopback(address)) return false;
-    for (const name of FORWARDING) if (headers[name] !== undefined) return false;
+    // RFC 7239's header is rare: the route drops it on its way to the service.
+    if (headers.forwarded !== undefined) return false;
     if (headers['transfer-encoding'] !== undefined) return false;
     const given = headers['x-request-id'];
     if (given !== undefined && !isValidRequestId(given)) return false;
@@ -85,8 +83,10 @@ export function createFastLane(
     const service = inProcess[entry.service];
     if (!service || !targets[entry.service]) return false;
     if (declaredLengthExceeds(headers['content-length'], entry.bodyLimit ?? DEFAULT_BODY_LIMIT)) return false;
+    const socket = req.socket;
+    const client = clientOf(req, opts.trust);
     if (limiter) {
-      const wait = limiter.hit(address!);
+      const wait = limiter.hit(client.ip);
       if (wait !== null) {
         // Counted here: the route answers the 429 without counting it again.
         IpRateLimit.markOver(req, wait);
@@ -102,10 +102,14 @@ export function createFastLane(
 
     // The headers as the proxy sends them (proxy.ts: upstreamHeaders, then rewriteRequestHeaders).
     const upstream: IncomingHttpHeaders = withoutHopByHop(headers);
-    upstream.host = hosts.get(name) ?? 'localhost';
+    // The service reads the forwarded headers only from a peer it trusts (the same TRUST_PROXY), and
+    // here its peer is the client's: an untrusted one must find our host in Host itself.
+    upstream.host = opts.trust(socket.remoteAddress ?? '', 0)
+      ? (hosts.get(name) ?? 'localhost')
+      : opts.publicHost;
     upstream['x-request-id'] = id;
-    upstream['x-forwarded-for'] = address;
-    upstream['x-forwarded-proto'] = 'http';
+    upstream['x-forwarded-for'] = client.forwardedFor;
+    upstream['x-forwarded-proto'] = client.protocol;
     upstream['x-forwarded-host'] = opts.publicHost;
 
     handOffRaw(service as FastifyInstance, req, res, {
@@ -122,7 +126,7 @@ export function createFastLane(
           method,
           url,
           socket,
-          ip: address,
+          ip: client.ip,
           startedAt: started,
         }),
       onHead: () => metrics.observeUpstream(name, (performance.now() - started) / 1000),

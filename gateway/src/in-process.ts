@@ -14,11 +14,12 @@
 //   the response head rewritten on its way out. Nothing is copied and nothing is parsed twice: the
 //   gateway's CPU per request falls from about 3.7 to about 1.6 times the service's own (measured by
 //   bench/gateway/cpu-per-request.mjs; docs/adr/0016-in-process-dispatch-and-gateway-cost.md). It is
-//   taken when the client's peer is a loopback address (the service then trusts the forwarded headers
-//   the gateway wrote, as it does over the socket) and the body, if any, has a declared length (which
-//   the gateway has checked against the route's limit before the service reads a byte).
+//   taken when the body, if any, has a declared length (which the gateway has checked against the
+//   route's limit before the service reads a byte). The service sees the client's own peer: it trusts
+//   the forwarded headers the gateway wrote when TRUST_PROXY trusts that peer, and otherwise finds the
+//   client's address in the peer itself and our host in Host (set to X-Forwarded-Host for it).
 // - **Injection** (light-my-request) for the rest: a chunked body, which the gateway must count as it
-//   passes, or a client the service could not tell from its peer address. Bodies stream both ways
+//   passes. Bodies stream both ways
 //   with backpressure: the request body is handed to the service as the client's stream, and the
 //   response is handed back as a stream from the moment the service writes its head — the archive
 //   import and XML-RPC bodies are never held whole.
@@ -44,6 +45,11 @@ export interface InProcessHop {
   headers: IncomingHttpHeaders;
   /** Path and query as the service sees them. */
   url: string;
+  /**
+   * Whether TRUST_PROXY trusts the client's peer. A service handed the client's own socket reads the
+   * forwarded headers only from a peer it trusts, as the gateway does; from any other it reads Host.
+   */
+  peerTrusted: boolean;
   /** The route's upstream timeout: for the response head, then between body chunks. */
   timeoutMs: number;
   /** Response headers as the proxy would rewrite them. */
@@ -91,7 +97,7 @@ export function dispatchInProcess(
   // The root content-type parser hands on the raw stream (app.ts); no body, no stream.
   const candidate = request.body as Readable | undefined;
   const body = typeof candidate?.pipe === 'function' ? candidate : undefined;
-  if ((body === undefined || body === raw) && isLoopback(raw.socket?.remoteAddress)) {
+  if (body === undefined || body === raw) {
     handOff(service, request, reply, hop);
     return;
   }
@@ -194,11 +200,6 @@ export function dispatchInProcess(
     if (!raw.complete) reply.header('connection', 'close');
     reply.code(res.statusCode);
   }
-}
-
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 type WriteHead = ServerResponse['writeHead'];
@@ -359,9 +360,12 @@ function handOff(
   reply: FastifyReply,
   hop: InProcessHop,
 ): void {
+  const headers = hop.headers;
+  // The service's peer is the client's: untrusted, its Host must already say what X-Forwarded-Host says.
+  if (!hop.peerTrusted) headers.host = headers['x-forwarded-host'] as string;
   handOffRaw(service, request.raw, reply.raw, {
     url: hop.url,
-    headers: hop.headers,
+    headers,
     timeoutMs: hop.timeoutMs,
     gatewayHeaders: reply.getHeaders() as OutgoingHttpHeaders,
     requestId: request.id,

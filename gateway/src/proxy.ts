@@ -10,6 +10,7 @@ import { stripCorsHeaders, isPublic } from './cors.js';
 import { sendGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { Targets } from './config.js';
+import type { Trust } from './client-address.js';
 import { stripHopByHop, withoutHopByHop } from './hop-by-hop.js';
 import { dispatchInProcess, type InProcessHop, type InProcessServices } from './in-process.js';
 import { SITE_HOST_ROUTE, type RouteEntry } from './routes.js';
@@ -22,6 +23,8 @@ export interface ProxyOptions {
   publicHost: string;
   /** Services in this process: their requests are dispatched without a socket (in-process.ts). */
   inProcess?: InProcessServices;
+  /** TRUST_PROXY as Fastify applies it (client-address.ts): whether a handed-off client's peer is trusted. */
+  trust: Trust;
 }
 
 type ReplyOptions = NonNullable<FastifyHttpProxyOptions['replyOptions']>;
@@ -173,6 +176,7 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
       dispatchInProcess(local, request, reply, {
         headers: options.rewriteRequestHeaders!(request, upstreamHeaders(request, upstreamHosts, entry)),
         url: q === -1 ? dest : dest + request.url.slice(q),
+        peerTrusted: opts.trust(request.raw.socket?.remoteAddress ?? '', 0),
         timeoutMs: entry.timeoutMs ?? opts.defaultTimeoutMs,
         rewriteHeaders: (headers, req) => options.rewriteHeaders!(headers, req) as IncomingHttpHeaders,
         onResponse: onUpstreamResponse as unknown as InProcessHop['onResponse'],
