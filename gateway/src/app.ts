@@ -35,8 +35,10 @@ import { answerUpstreamFailure, isUpstreamFailure, registerProxy } from './proxy
 import { IpRateLimit } from './rate-limit.js';
 import { compileTrust } from './client-address.js';
 import { createFastLane } from './fast-lane.js';
+import { servicePool } from './http-lane.js';
 import { answerAbandoned, reportUnfinished } from './unfinished.js';
 import { isIP } from 'node:net';
+import type { Pool } from 'undici';
 import {
   areaErrorStyle,
   DEFAULT_BODY_LIMIT,
@@ -72,8 +74,9 @@ export interface CreateGatewayOptions {
    */
   inProcess?: InProcessServices;
   /**
-   * With `inProcess`: plain requests take the fast lane (fast-lane.ts) past the gateway's own Fastify
-   * lifecycle. Default true; false sends every request through the route (the tests compare both).
+   * Plain requests take the fast lane (fast-lane.ts) past the gateway's own Fastify lifecycle, to a
+   * service in process or over HTTP. Default true; false sends every request through the route (the
+   * tests compare both).
    */
   fastLane?: boolean;
 }
@@ -274,9 +277,17 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
   const inProcess = options.inProcess ?? {};
   // The same TRUST_PROXY as the app's own `trustProxy`, for the ways in that run before (or beside) it.
   const trust = compileTrust(config.TRUST_PROXY);
-  if (options.fastLane !== false && Object.keys(inProcess).length > 0 && !config.GATEWAY_SITE_HOSTS) {
+  if (options.fastLane !== false && !config.GATEWAY_SITE_HOSTS) {
+    // A pool for each service in another process (http-lane.ts), closed with the gateway.
+    const pools = new Map<string, Pool>();
+    for (const [name, url] of Object.entries(targets))
+      if (url && !inProcess[name]) pools.set(name, servicePool(url));
+    app.addHook('onClose', async () => {
+      await Promise.all([...pools.values()].map((pool) => pool.destroy()));
+    });
     const lane = createFastLane({
       inProcess,
+      pools,
       targets,
       metrics,
       logger,

@@ -1,11 +1,12 @@
-// The fast lane (single process only): a plain request for a service in this process is handed to the
-// service's router straight from the gateway's HTTP server, without a Fastify lifecycle of the
-// gateway's own — the last cost left between `npm start` and a service answering on its own port
-// (docs/adr/0016-in-process-dispatch-and-gateway-cost.md). It does what the gateway's route does for
-// such a request, with the same functions: the route table (resolveRoute), the path check
-// (unsafePath), the body limit (declaredLengthExceeds), the per-IP limit (one IpRateLimit shared with
-// the route's hook), CORS (corsHeaders), the forwarded headers and the response head's rewriting
-// (proxy.ts), the error shapes (renderGatewayError), the metrics and the request log line.
+// The fast lane: a plain request is handed on straight from the gateway's HTTP server, without a
+// Fastify lifecycle of the gateway's own — to a service in this process through its router (single
+// process, in-process.ts handOffRaw), to a service in another process through its connection pool
+// (http-lane.ts forwardRaw). (docs/adr/0016-in-process-dispatch-and-gateway-cost.md.) It does what the
+// gateway's route does for such a request, with the same functions: the route table (resolveRoute),
+// the path check (unsafePath), the body limit (declaredLengthExceeds), the per-IP limit (one
+// IpRateLimit shared with the route's hook), CORS (corsHeaders), the forwarded headers and the
+// response head's rewriting (hop-by-hop.ts), the error shapes (renderGatewayError), the metrics and the
+// request log line.
 //
 // Anything else is left to the gateway's Fastify route, which answers it as before: OPTIONS, a path
 // no row serves or that must be refused, a body without a declared length (it must be counted as it
@@ -16,13 +17,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { FastifyInstance } from 'fastify';
+import type { Pool } from 'undici';
 import { isValidRequestId, type Logger } from '@murmur/platform';
 import { declaredLengthExceeds } from './body-limit.js';
 import { corsHeaders, isPublic } from './cors.js';
 import { renderGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
 import { clientOf, type Trust } from './client-address.js';
-import { handOffRaw, type InProcessServices } from './in-process.js';
+import { forwardRaw } from './http-lane.js';
+import { handOffRaw, type InProcessServices, type RawHop } from './in-process.js';
+import { isTimeout } from './proxy.js';
 import type { GatewayMetrics } from './metrics.js';
 import { unsafePath } from './paths.js';
 import { withoutHopByHop } from './hop-by-hop.js';
@@ -33,6 +36,8 @@ import { reportClosed } from './unfinished.js';
 
 export interface FastLaneOptions {
   inProcess: InProcessServices;
+  /** The connection pool of each service in another process (http-lane.ts). */
+  pools: ReadonlyMap<string, Pool>;
   targets: Targets;
   metrics: GatewayMetrics;
   logger: Logger;
@@ -80,8 +85,10 @@ export function createFastLane(
     if (unsafePath(url)) return false;
     const entry = resolveRoute(method, url);
     if (!entry) return false;
+    if (!targets[entry.service]) return false;
     const service = inProcess[entry.service];
-    if (!service || !targets[entry.service]) return false;
+    const pool = service ? undefined : opts.pools.get(entry.service);
+    if (!service && !pool) return false;
     if (declaredLengthExceeds(headers['content-length'], entry.bodyLimit ?? DEFAULT_BODY_LIMIT)) return false;
     const socket = req.socket;
     const client = clientOf(req, opts.trust);
@@ -102,17 +109,18 @@ export function createFastLane(
 
     // The headers as the proxy sends them (proxy.ts: upstreamHeaders, then rewriteRequestHeaders).
     const upstream: IncomingHttpHeaders = withoutHopByHop(headers);
-    // The service reads the forwarded headers only from a peer it trusts (the same TRUST_PROXY), and
-    // here its peer is the client's: an untrusted one must find our host in Host itself.
-    upstream.host = opts.trust(socket.remoteAddress ?? '', 0)
-      ? (hosts.get(name) ?? 'localhost')
-      : opts.publicHost;
+    // In process, the service's peer is the client's, and it reads the forwarded headers only from a peer
+    // it trusts (the same TRUST_PROXY): an untrusted one must find our host in Host itself.
+    upstream.host =
+      service && !opts.trust(socket.remoteAddress ?? '', 0)
+        ? opts.publicHost
+        : (hosts.get(name) ?? 'localhost');
     upstream['x-request-id'] = id;
     upstream['x-forwarded-for'] = client.forwardedFor;
     upstream['x-forwarded-proto'] = client.protocol;
     upstream['x-forwarded-host'] = opts.publicHost;
 
-    handOffRaw(service as FastifyInstance, req, res, {
+    const hop: RawHop = {
       url,
       headers: upstream,
       timeoutMs: entry.timeoutMs ?? opts.defaultTimeoutMs,
@@ -131,9 +139,12 @@ export function createFastLane(
         }),
       onHead: () => metrics.observeUpstream(name, (performance.now() - started) / 1000),
       answerError: (error) => {
-        const timedOut = (error as { statusCode?: number }).statusCode === 504;
+        const timedOut = isTimeout(error);
         metrics.countUpstreamError(name, timedOut ? 'timeout' : 'unreachable');
-        logger.warn({ requestId: id, service: name, timedOut }, 'service did not answer');
+        logger.warn(
+          { requestId: id, service: name, timedOut, cause: error.message },
+          'service did not answer',
+        );
         const failure = timedOut ? serviceTimedOut(name) : serviceUnreachable(name);
         const rendered = renderGatewayError(entry.errorStyle, failure, id);
         res.writeHead(rendered.status, {
@@ -144,7 +155,9 @@ export function createFastLane(
         });
         res.end(rendered.body);
       },
-    });
+    };
+    if (service) handOffRaw(service, req, res, hop);
+    else forwardRaw(pool!, req, res, hop);
     return true;
   };
 }

@@ -3,7 +3,7 @@
 // the Connection header names. Forwarded, some of them make undici refuse the request (a 502 for the
 // client): `Expect: 100-continue` is answered by the gateway itself (app.ts), `Upgrade` and `Keep-Alive`
 // belong to the client's connection, and `Proxy-Authorization` is a credential for this hop only.
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -64,4 +64,21 @@ export function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeade
 /** Response headers a service may not send past the gateway on a route without CORS (cors.ts). */
 export function isCorsHeader(name: string): boolean {
   return name.startsWith('access-control-');
+}
+
+/**
+ * Adds a service's response header `name` (lower case) to the client's head `out`, unless it belongs to
+ * the service's hop (`listed`: what its Connection header named) or is a CORS header on a route without
+ * CORS. The one rule for every way a service's head reaches the client (in-process.ts, http-lane.ts).
+ */
+export function passServiceHeader(
+  out: OutgoingHttpHeaders,
+  name: string,
+  value: OutgoingHttpHeaders[string],
+  listed: Set<string> | null,
+  publicRoute: boolean,
+): void {
+  if (value === undefined || isHopByHop(name, listed)) return;
+  if (!publicRoute && isCorsHeader(name)) return;
+  out[name] = value;
 }

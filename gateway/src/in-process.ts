@@ -28,7 +28,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
 import { findBodyLimitCause } from './body-limit.js';
 import { isPublic } from './cors.js';
-import { connectionListed, isCorsHeader, isHopByHop } from './hop-by-hop.js';
+import { connectionListed, passServiceHeader } from './hop-by-hop.js';
 
 /** The Fastify instance of each service that runs in this process. */
 export type InProcessServices = Partial<Record<string, FastifyInstance>>;
@@ -249,11 +249,8 @@ function clientHead(res: ServerResponse, given: unknown, hop: RawHop): OutgoingH
     }
   }
   const listed = connectionListed(connection);
-  const pass = (name: string, value: OutgoingHttpHeaders[string]) => {
-    if (value === undefined || isHopByHop(name, listed)) return;
-    if (!hop.publicRoute && isCorsHeader(name)) return;
-    out[name] = value;
-  };
+  const pass = (name: string, value: OutgoingHttpHeaders[string]) =>
+    passServiceHeader(out, name, value, listed, hop.publicRoute);
   for (const name of preset) {
     pass(name, res.getHeader(name));
     res.removeHeader(name);

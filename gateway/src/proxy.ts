@@ -50,7 +50,8 @@ function forwardedFor(request: Pick<FastifyRequest, 'ips' | 'ip'>): string {
   return chain && chain.length > 0 ? [...chain].reverse().join(', ') : request.ip;
 }
 
-function isTimeout(err: Error & { statusCode?: number; code?: string }): boolean {
+/** Whether a failed hop to a service ran out of time (a 504), from undici's error codes or our own. */
+export function isTimeout(err: Error & { statusCode?: number; code?: string }): boolean {
   return (
     err.statusCode === 504 ||
     err.code === 'UND_ERR_HEADERS_TIMEOUT' ||

@@ -52,9 +52,10 @@ function comparable(res: Response): { status: number; headers: Record<string, un
 }
 
 describe.each([
-  ['the fast lane', true],
-  ['the gateway’s route', false],
-])('in-process dispatch through %s answers as the proxy does', (_lane, fastLane) => {
+  ['in process, through the fast lane', true, true],
+  ['in process, through the gateway’s route', true, false],
+  ['over HTTP, through the fast lane', false, true],
+])('a request handed on %s is answered as the route’s proxy answers it', (_way, inProcess, fastLane) => {
   let services: FakeService[];
   let proxied: TestGateway;
   let local: TestGateway;
@@ -67,8 +68,9 @@ describe.each([
       microsub: 'http://127.0.0.1:9',
     };
     const env = { PUBLIC_URL: 'https://svc.example', GATEWAY_UPSTREAM_TIMEOUT_MS: '300' };
-    proxied = await startGateway(targets, env, { inProcess: false });
-    local = await startGateway(targets, env, { inProcess: true, fastLane });
+    // The reference: the route's @fastify/http-proxy, every request through the gateway's Fastify lifecycle.
+    proxied = await startGateway(targets, env, { inProcess: false, fastLane: false });
+    local = await startGateway(targets, env, { inProcess, fastLane });
   });
 
   afterAll(async () => {
@@ -76,10 +78,10 @@ describe.each([
     await Promise.all(services.map((s) => s.close()));
   });
 
-  it('reaches the service without a socket', async () => {
+  it(inProcess ? 'reaches the service without a socket' : 'reaches the service over its socket', async () => {
     const viaLocal = (await send(local.url, 'GET', '/account/me')).json<Echo>();
     const viaProxy = (await send(proxied.url, 'GET', '/account/me')).json<Echo>();
-    expect(viaLocal.transport).toBe('in-process');
+    expect(viaLocal.transport).toBe(inProcess ? 'in-process' : 'socket');
     expect(viaProxy.transport).toBe('socket');
   });
 
@@ -163,8 +165,8 @@ describe.each([
     }
     if (viaProxy.status === 200) {
       // the one field the fake service adds to tell the two apart
-      expect(viaLocal.body).toMatchObject({ transport: 'in-process' });
-      (viaProxy.body as Echo).transport = 'in-process';
+      expect(viaLocal.body).toMatchObject({ transport: inProcess ? 'in-process' : 'socket' });
+      (viaProxy.body as Echo).transport = (viaLocal.body as Echo).transport;
       const echo = viaLocal.body as Echo;
       expect(echo.headers['x-forwarded-host']).toBe('svc.example');
       expect(echo.headers['x-request-id']).toBe('same-id');

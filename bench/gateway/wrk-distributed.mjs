@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// The distributed gateway (its own process, proxying over HTTP) on `GET /account/me` with wrk, in two
+// layouts, `--rounds` times in turn so the ratios share the machine's load:
+// - shared: wrk, the gateway and the identity service all on both cores, as run.mjs does with
+//   autocannon — on 2 cores the gateway's CPU is taken from the identity service it measures;
+// - a core each: the identity service pinned to CPU 1, the gateway (and wrk) to CPU 0, so the service
+//   keeps a core as it would on a machine of its own; the direct run pins wrk and the service the same way.
+// Reports throughput through the gateway against direct and the p99 it adds (issue 16: ≥ 75 % and
+// ≤ 3 ms at 50 connections). Needs wrk and taskset (wrk.mjs). After a build:
+//   node bench/gateway/wrk-distributed.mjs [--rounds=2] [--duration=10] [--connections=50]
+import { cpus } from 'node:os';
+import { BenchError, freePort, loadavg, option, runMain } from '../lib/cli.mjs';
+import { requireTools, startGatewayAlone, startIdentityAlone, wrk } from './wrk.mjs';
+
+const ROUNDS = Number(option('rounds', '2'));
+const DURATION = Number(option('duration', '10'));
+const CONNECTIONS = Number(option('connections', '50'));
+// Issue 16's targets.
+const TARGET_RATIO = 0.75;
+const TARGET_ADDED_P99_MS = 3;
+
+async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
+  const gatewayPort = await freePort();
+  const identity = await startIdentityAlone({
+    cpus: identityCpus,
+    publicUrl: `http://127.0.0.1:${gatewayPort}`,
+  });
+  let gateway;
+  try {
+    gateway = await startGatewayAlone({ port: gatewayPort, identityUrl: identity.url, cpus: gatewayCpus });
+    const run = (url, seconds) =>
+      wrk({ url, token: identity.token, seconds, connections: CONNECTIONS, cpus: wrkCpus });
+    run(identity.me, 3); // warm-up
+    run(gateway.me, 3);
+    const rows = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const direct = run(identity.me, DURATION);
+      const through = run(gateway.me, DURATION);
+      rows.push({ direct, through });
+      const ratio = through.rps / direct.rps;
+      const added = through.p99Ms - direct.p99Ms;
+      console.log(
+        `  ${name}, round ${round}: direct ${direct.rps} req/s (p99 ${direct.p99Ms.toFixed(2)} ms), ` +
+          `through the gateway ${through.rps} req/s (p99 ${through.p99Ms.toFixed(2)} ms): ` +
+          `${(ratio * 100).toFixed(1)} % (target ≥ ${TARGET_RATIO * 100} %: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}), ` +
+          `added p99 ${added.toFixed(2)} ms (target ≤ ${TARGET_ADDED_P99_MS}: ${added <= TARGET_ADDED_P99_MS ? 'met' : 'NOT met'})`,
+      );
+    }
+    return rows;
+  } finally {
+    await gateway?.stop();
+    await identity.stop();
+  }
+}
+
+runMain(async () => {
+  requireTools({ pinning: true });
+  if (cpus().length < 2) throw new BenchError('the pinned layout needs at least 2 CPUs');
+  console.log(
+    `wrk -t1 -c${CONNECTIONS} -d${DURATION}s GET /account/me, ${ROUNDS} rounds, ${cpus().length} × ${cpus()[0]?.model}, load ${loadavg()}`,
+  );
+  await layout('shared', { identityCpus: '', gatewayCpus: '', wrkCpus: '' });
+  await layout('a core each', { identityCpus: '1', gatewayCpus: '0', wrkCpus: '0' });
+  console.log(`load average after: ${loadavg()}`);
+});

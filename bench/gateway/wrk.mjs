@@ -1,0 +1,159 @@
+// What the wrk benchmarks share (wrk-single.mjs, wrk-distributed.mjs): running wrk — optionally pinned
+// to CPUs with taskset — and starting the identity service and the gateway alone in processes of their
+// own (memory store and bus), each optionally pinned too. wrk (C, one thread) needs far less CPU per
+// request than autocannon, so more of a 2-core machine is left to what is measured. Needs `wrk` on the
+// PATH (Debian: `apt-get install wrk`) and, to pin, `taskset` (util-linux).
+import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BenchError, freePort } from '../lib/cli.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Throws a BenchError naming the package when wrk (or, with `pinning`, taskset) is missing. */
+export function requireTools({ pinning = false } = {}) {
+  const tools = [['wrk', 'wrk']];
+  if (pinning) tools.push(['taskset', 'util-linux']);
+  for (const [tool, pkg] of tools) {
+    try {
+      execFileSync(tool, ['--version'], { stdio: 'ignore' });
+    } catch (err) {
+      // wrk --version exits 1 after printing its version; only a missing binary is an error.
+      if (err.code === 'ENOENT')
+        throw new BenchError(`${tool} is not installed (Debian: apt-get install ${pkg})`);
+    }
+  }
+}
+
+/** `command args` run on `cpus` (a taskset list such as "0" or "0,1"), or anywhere when not given. */
+function pinned(cpus, command, args) {
+  return cpus ? ['taskset', ['-c', cpus, command, ...args]] : [command, args];
+}
+
+const UNIT_MS = { us: 0.001, ms: 1, s: 1000 };
+
+/**
+ * `wrk -t1 -c<connections> -d<seconds>s --latency` on `url` with a Bearer `token` and extra `headers`
+ * ("Name: value"); returns requests per second and the p50/p99 latency in ms. Any non-2xx answer is an error.
+ */
+export function wrk({ url, token, seconds, connections, headers = [], cpus = '' }) {
+  const args = [
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
+    '-H',
+    `Authorization: Bearer ${token}`,
+  ];
+  for (const h of headers) args.push('-H', h);
+  const [command, argv] = pinned(cpus, 'wrk', [...args, url]);
+  const out = execFileSync(command, argv).toString();
+  if (/Non-2xx/.test(out)) throw new BenchError(`${url} answered errors:\n${out}`);
+  const latency = (p) => {
+    const m = out.match(new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm'));
+    if (!m) throw new BenchError(`no ${p}% latency in wrk's output:\n${out}`);
+    return Number(m[1]) * UNIT_MS[m[2]];
+  };
+  return {
+    rps: Math.round(Number(out.match(/Requests\/sec:\s+([\d.]+)/)[1])),
+    p50Ms: latency(50),
+    p99Ms: latency(99),
+  };
+}
+
+/** Starts `node <entry>` (pinned to `cpus` if given) and resolves once `healthUrl` answers 200. */
+async function startNode(name, entry, env, healthUrl, cpus) {
+  const [command, argv] = pinned(cpus, process.execPath, [join(root, entry)]);
+  const child = spawn(command, argv, {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new BenchError(`the ${name} exited at start`);
+    try {
+      if ((await fetch(healthUrl)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new BenchError(`the ${name} did not start in 30 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return stop;
+}
+
+/**
+ * The identity service alone in its own process, with a user's token: `url` is its base URL, `me` the
+ * URL of `GET /account/me`. `publicUrl` is what it believes its public address is (the gateway's, when
+ * one is put in front).
+ */
+export async function startIdentityAlone({ cpus = '', publicUrl = '' } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-identity-'));
+  const port = await freePort();
+  const adminToken = randomUUID() + randomUUID();
+  const url = `http://127.0.0.1:${port}`;
+  const stopNode = await startNode(
+    'identity service',
+    'services/identity/dist/main.js',
+    {
+      STORE_URL: 'memory:',
+      BUS_URL: 'memory:',
+      DATA_DIR: dataDir,
+      MURMUR_ADMIN_TOKEN: adminToken,
+      IDENTITY_PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: publicUrl || url,
+    },
+    `${url}/healthz`,
+    cpus,
+  );
+  const stop = async () => {
+    await stopNode();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const created = await fetch(`${url}/admin/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', email: 'bench@example.com', name: 'Bench' }),
+  });
+  const token = JSON.stringify(await created.json()).match(/"(?:token|access_token)":"([^"]{20,})"/)?.[1];
+  if (!token) {
+    await stop();
+    throw new BenchError('no token from POST /admin/users');
+  }
+  return { url, me: `${url}/account/me`, token, stop };
+}
+
+/** The gateway alone in its own process at `port`, proxying identity over HTTP (the per-IP limit off). */
+export async function startGatewayAlone({ port, identityUrl, cpus = '' }) {
+  const internalPort = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const stop = await startNode(
+    'gateway',
+    'gateway/dist/main.js',
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      IDENTITY_URL: identityUrl,
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
+      GATEWAY_INTERNAL_PORT: String(internalPort),
+    },
+    `http://127.0.0.1:${internalPort}/healthz`,
+    cpus,
+  );
+  return { url, me: `${url}/account/me`, stop };
+}
