@@ -48,13 +48,14 @@ function responseHead(given: ResponseHeaders, hop: RawHop): OutgoingHttpHeaders 
 /** Sends the client's request to `pool`'s service and its answer back on `res`. */
 export function forwardRaw(pool: Pool, req: IncomingMessage, res: ServerResponse, hop: RawHop): void {
   let controller: Dispatcher.DispatchController | null = null;
-  let clientGone = false;
+  // The client's response closed before its end: the client left, or the gateway cut it (below).
+  let closedEarly = false;
   let status = 0;
   let head: OutgoingHttpHeaders | null = null;
 
   res.once('close', () => {
     if (!res.writableFinished) {
-      clientGone = true;
+      closedEarly = true;
       controller?.abort(new ClientGone());
     }
     hop.onClose?.();
@@ -83,7 +84,7 @@ export function forwardRaw(pool: Pool, req: IncomingMessage, res: ServerResponse
     {
       onRequestStart(c) {
         controller = c;
-        if (clientGone) c.abort(new ClientGone());
+        if (closedEarly) c.abort(new ClientGone());
       },
       onResponseStart(_c, statusCode, headers) {
         status = statusCode;
@@ -103,7 +104,8 @@ export function forwardRaw(pool: Pool, req: IncomingMessage, res: ServerResponse
       },
       onResponseError(_c, error) {
         // The client left: logged and counted when its response closed (unfinished.ts).
-        if (clientGone || res.destroyed) return;
+        if (closedEarly || res.destroyed) return;
+        // Cut mid-body: the client's connection is cut too, logged as "answer cut short" (unfinished.ts).
         if (res.headersSent) res.destroy(error);
         else hop.answerError(error as Error & { code?: string });
       },

@@ -189,6 +189,43 @@ describe('a client gone before its answer', () => {
     }
   });
 
+  it('a service that breaks off mid-body: the client’s connection is cut, a warning, never a 499', async () => {
+    const requestId = 'cut-mid-body';
+    const before = await metricsText();
+    const { port } = new URL(gateway.url);
+    const seen = await new Promise<{ status: number; text: string; cut: boolean }>((resolve) => {
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port: Number(port),
+        path: '/feeds/ada.json',
+        headers: {
+          'x-request-id': requestId,
+          'x-test-body-first': '1',
+          'x-test-body-delay-ms': '100',
+          'x-test-body-broken': '1',
+        },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('error', () => resolve({ status: res.statusCode ?? 0, text, cut: true }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, cut: false }));
+      });
+      req.on('error', () => resolve({ status: 0, text: '', cut: true }));
+      req.end();
+    });
+    await logged(requestId, 'answer cut short');
+    expect(seen).toEqual({ status: 200, text: 'first part;', cut: true });
+    const mine = lines.filter((l) => l.requestId === requestId);
+    expect(mine).toEqual([
+      expect.objectContaining({ level: 'warn', msg: 'answer cut short', res: { statusCode: 200 } }),
+    ]);
+    const gone = 'gateway_requests_total{service="feeds",status="499"} 2';
+    expect(before).toContain(gone);
+    expect(await metricsText()).toContain(gone);
+  });
+
   it('still serves the next request on a new connection', async () => {
     const next = await fetch(`${gateway.url}/feeds/ada.json`, { headers: { 'x-test-body-delay-ms': '50' } });
     expect(next.status).toBe(200);

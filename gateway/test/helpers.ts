@@ -55,7 +55,8 @@ export function inProcessOf(targets: Targets): Partial<Record<ServiceName, Fasti
  * `x-test-hop-headers` (send connection-level headers meant for the gateway only; `x-test-raw-hop-headers`
  * the same, and a CORS header, written with a raw writeHead in mixed case),
  * `x-test-reset` (drop the connection without answering), `x-test-body-delay-ms` (send the head at
- * once and the body that much later; with `x-test-body-broken`, drop the connection then instead).
+ * once and the body that much later; with `x-test-body-broken`, drop the connection then instead;
+ * `x-test-body-first` writes a first part of the body at once).
  */
 export async function startFakeService(name: ServiceName): Promise<FakeService> {
   const app: FastifyInstance = fastify({ bodyLimit: 200 * 1024 * 1024 });
@@ -97,6 +98,7 @@ export async function startFakeService(name: ServiceName): Promise<FakeService> 
       reply.raw.writeHead(200, { 'content-type': 'text/plain' });
       reply.raw.flushHeaders();
       const broken = req.headers['x-test-body-broken'] !== undefined;
+      if (req.headers['x-test-body-first'] !== undefined) reply.raw.write('first part;');
       setTimeout(() => {
         if (!broken) reply.raw.end('late body');
         else if (transportOf(req) === 'socket') req.raw.socket.destroy();
