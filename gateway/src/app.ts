@@ -267,7 +267,12 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     const level = request.routeOptions.config.gatewayProxy ? 'info' : 'debug';
     if (logger.isLevelEnabled(level)) {
       request.log[level](
-        { req: request, res: reply, service, responseTime: Math.round(reply.elapsedTime * 10) / 10 },
+        {
+          req: request,
+          res: reply,
+          upstream: service,
+          responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        },
         'request completed',
       );
     }

@@ -142,7 +142,7 @@ export function createFastLane(
         const timedOut = isTimeout(error);
         metrics.countUpstreamError(name, timedOut ? 'timeout' : 'unreachable');
         logger.warn(
-          { requestId: id, service: name, timedOut, cause: error.message },
+          { requestId: id, upstream: name, timedOut, cause: error.message },
           'service did not answer',
         );
         const failure = timedOut ? serviceTimedOut(name) : serviceUnreachable(name);

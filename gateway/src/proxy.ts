@@ -84,7 +84,7 @@ export function answerUpstreamFailure(
   }
   const timedOut = isTimeout(error);
   metrics.countUpstreamError(entry.service, timedOut ? 'timeout' : 'unreachable');
-  reply.log.warn({ service: entry.service, timedOut, cause: error.message }, 'service did not answer');
+  reply.log.warn({ upstream: entry.service, timedOut, cause: error.message }, 'service did not answer');
   sendGatewayError(
     reply,
     entry.errorStyle,

@@ -90,7 +90,7 @@ function logRequest(
       requestId: request.requestId,
       req: { method: request.method, url: request.url, ip: request.ip },
       res: { statusCode: status },
-      service: request.service,
+      upstream: request.service,
       responseTime: Math.round((performance.now() - request.startedAt) * 10) / 10,
     },
     message,

@@ -14,13 +14,18 @@ describe('the fast lane', () => {
   let internalUrl: string;
   let close: () => Promise<void>;
   const lines: Array<Record<string, unknown>> = [];
+  const raw: string[] = [];
 
   beforeAll(async () => {
     services = await startFakeServices(['feeds', 'identity', 'reader']);
     const targets = targetsOf(services);
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+        for (const line of chunk.toString('utf8').split('\n')) {
+          if (!line) continue;
+          raw.push(line);
+          lines.push(JSON.parse(line));
+        }
         done();
       },
     });
@@ -50,8 +55,16 @@ describe('the fast lane', () => {
     expect(res.status).toBe(200);
     const mine = lines.filter((l) => l.requestId === 'lane-log-1' && l.msg === 'request completed');
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ service: 'feeds', res: { statusCode: 200 }, req: { method: 'GET' } });
+    expect(mine[0]).toMatchObject({
+      service: 'gateway',
+      upstream: 'feeds',
+      res: { statusCode: 200 },
+      req: { method: 'GET' },
+    });
     expect(JSON.stringify(mine[0])).not.toContain('very-secret-token');
+    // One key per name: log stores such as Elasticsearch refuse a line that repeats one.
+    const line = raw.find((l) => l.includes('"lane-log-1"') && l.includes('request completed'))!;
+    expect(line.match(/"service":/g)).toHaveLength(1);
   });
 
   it('counts requests and upstream latency in the metrics', async () => {

@@ -130,7 +130,7 @@ describe('a client gone before its answer', () => {
     expect(mine.filter((l) => l.level !== 'info' && l.level !== 'debug')).toEqual([]);
     const closed = mine.filter((l) => l.msg === 'client closed the connection');
     expect(closed).toHaveLength(1);
-    expect(closed[0]).toMatchObject({ service: c.service, req: { method: c.method } });
+    expect(closed[0]).toMatchObject({ upstream: c.service, req: { method: c.method } });
     expect(mine.filter((l) => l.msg === 'request completed')).toEqual([]);
 
     const after = await metricsText();
