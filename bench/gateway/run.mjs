@@ -7,10 +7,11 @@
 // 3. single process (`npm start`): GET /account/me through its gateway, which dispatches in process,
 //    against the identity service running alone (1.) — and, for comparison, the same process with
 //    GATEWAY_IN_PROCESS=false (the loopback HTTP hop it used before) and direct to its identity port.
-// autocannon runs here. Run after a build, from the repository root: `npm run bench` or
+// autocannon (or wrk, --load=wrk) runs here. Run after a build, from the repository root: `npm run bench` or
 // `node bench/gateway/run.mjs`.
 // Options: --duration=<s> (10), --warmup=<s> (3), --connections=<n> (50), --log-level=<level> (warn),
 //          --entries-connections=<n,…> (the concurrencies of 2.: --connections and 1),
+//          --load=<autocannon|wrk> (the load generator; wrk must be installed),
 //          --only=<distributed,reader,single> (all three), --cpu-prof=<dir> (the gateway processes
 //          write V8 CPU profiles there), --json (print the results as one JSON line at the end as well).
 // Exits non-zero only when the benchmark could not run or saw errors; missing a target is reported.
@@ -23,6 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { BenchError, flag, freePort, option } from '../lib/cli.mjs';
+import { requireTools, wrkAsync } from './wrk.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Issue 16's targets.
@@ -38,6 +40,10 @@ const logLevel = option('log-level', 'warn');
 const printJson = flag('json');
 const only = new Set(option('only', 'distributed,reader,single').split(','));
 const cpuProfDir = option('cpu-prof', '');
+// autocannon (a Node process, the default) or wrk (C, one thread: far less of a 2-core machine's CPU).
+const loadGenerator = option('load', 'autocannon');
+if (loadGenerator !== 'autocannon' && loadGenerator !== 'wrk')
+  throw new BenchError(`--load must be autocannon or wrk, not ${loadGenerator}`);
 // The entries page is measured at each of these concurrencies: at 50 the reader is saturated and its
 // p99 is mostly queueing; at 1 it is the time one request takes.
 const entriesConnections = option('entries-connections', `${connections},1`).split(',').map(Number);
@@ -147,13 +153,28 @@ async function checkOnce(url, token) {
   await res.arrayBuffer();
 }
 
-function load(url, token, seconds, atConnections = connections) {
-  return autocannon({
-    url,
-    connections: atConnections,
-    duration: seconds,
-    headers: { authorization: `Bearer ${token}` },
-  });
+/** Loads `url` for `seconds` with the chosen generator (--load) and returns its summary(). */
+async function load(url, token, seconds, atConnections = connections) {
+  if (loadGenerator === 'wrk') {
+    const r = await wrkAsync({ url, token, seconds, connections: atConnections });
+    return {
+      requestsPerSecond: r.rps,
+      p50Ms: r.p50Ms,
+      p99Ms: r.p99Ms,
+      total: r.total,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      timeouts: r.timeouts,
+    };
+  }
+  return summary(
+    await autocannon({
+      url,
+      connections: atConnections,
+      duration: seconds,
+      headers: { authorization: `Bearer ${token}` },
+    }),
+  );
 }
 
 /** Warms both paths up, then measures the first and the second (at `atConnections`). */
@@ -162,8 +183,8 @@ async function compare(first, second, token, atConnections = connections) {
   await checkOnce(second, token);
   await load(first, token, warmupS, atConnections);
   await load(second, token, warmupS, atConnections);
-  const a = summary(await load(first, token, durationS, atConnections));
-  const b = summary(await load(second, token, durationS, atConnections));
+  const a = await load(first, token, durationS, atConnections);
+  const b = await load(second, token, durationS, atConnections);
   return [a, b];
 }
 
@@ -227,6 +248,7 @@ function summary(result) {
 }
 
 async function main() {
+  if (loadGenerator === 'wrk') requireTools();
   const adminToken = randomBytes(32).toString('base64url');
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-'));
   const results = { connections, durationS };
@@ -234,7 +256,7 @@ async function main() {
   let nats;
   let feeds;
   console.log(
-    `gateway benchmark: ${connections} connections, ${durationS} s each after ${warmupS} s warm-up; ` +
+    `gateway benchmark (${loadGenerator}): ${connections} connections, ${durationS} s each after ${warmupS} s warm-up; ` +
       `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, LOG_LEVEL=${logLevel}`,
   );
 
@@ -421,7 +443,7 @@ async function main() {
         } else {
           await checkOnce(gatewayUrl, token);
           await load(gatewayUrl, token, warmupS);
-          const g = summary(await load(gatewayUrl, token, durationS));
+          const g = await load(gatewayUrl, token, durationS);
           all.push(g);
           rows.push(['single process, gateway over HTTP', g]);
           results.single.overHttp = g;

@@ -3,7 +3,8 @@
 // own (memory store and bus), each optionally pinned too. wrk (C, one thread) needs far less CPU per
 // request than autocannon, so more of a 2-core machine is left to what is measured. Needs `wrk` on the
 // PATH (Debian: `apt-get install wrk`) and, to pin, `taskset` (util-linux).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { BenchError, freePort } from '../lib/cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const execFileAsync = promisify(execFile);
 
 /** Throws a BenchError naming the package when wrk (or, with `pinning`, taskset) is missing. */
 export function requireTools({ pinning = false } = {}) {
@@ -35,11 +37,7 @@ function pinned(cpus, command, args) {
 
 const UNIT_MS = { us: 0.001, ms: 1, s: 1000 };
 
-/**
- * `wrk -t1 -c<connections> -d<seconds>s --latency` on `url` with a Bearer `token` and extra `headers`
- * ("Name: value"); returns requests per second and the p50/p99 latency in ms. Any non-2xx answer is an error.
- */
-export function wrk({ url, token, seconds, connections, headers = [], cpus = '' }) {
+function wrkArgs({ url, token, seconds, connections, headers = [], cpus = '' }) {
   const args = [
     '-t1',
     `-c${connections}`,
@@ -49,19 +47,44 @@ export function wrk({ url, token, seconds, connections, headers = [], cpus = '' 
     `Authorization: Bearer ${token}`,
   ];
   for (const h of headers) args.push('-H', h);
-  const [command, argv] = pinned(cpus, 'wrk', [...args, url]);
-  const out = execFileSync(command, argv).toString();
-  if (/Non-2xx/.test(out)) throw new BenchError(`${url} answered errors:\n${out}`);
+  return pinned(cpus, 'wrk', [...args, url]);
+}
+
+/** What wrk printed: requests per second, p50/p99 in ms, the request count and the failures. */
+function parseWrk(out) {
   const latency = (p) => {
     const m = out.match(new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm'));
     if (!m) throw new BenchError(`no ${p}% latency in wrk's output:\n${out}`);
     return Number(m[1]) * UNIT_MS[m[2]];
   };
+  const socket = out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
   return {
     rps: Math.round(Number(out.match(/Requests\/sec:\s+([\d.]+)/)[1])),
     p50Ms: latency(50),
     p99Ms: latency(99),
+    total: Number(out.match(/(\d+) requests in/)?.[1] ?? 0),
+    non2xx: Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0),
+    errors: socket ? Number(socket[1]) + Number(socket[2]) + Number(socket[3]) : 0,
+    timeouts: socket ? Number(socket[4]) : 0,
   };
+}
+
+/**
+ * `wrk -t1 -c<connections> -d<seconds>s --latency` on `url` with a Bearer `token` and extra `headers`
+ * ("Name: value"); returns requests per second and the p50/p99 latency in ms. Any non-2xx answer is an error.
+ */
+export function wrk(options) {
+  const [command, argv] = wrkArgs(options);
+  const out = execFileSync(command, argv).toString();
+  if (/Non-2xx/.test(out)) throw new BenchError(`${options.url} answered errors:\n${out}`);
+  return parseWrk(out);
+}
+
+/** The same without blocking this process (its children's output keeps flowing); failures are counted, not thrown. */
+export async function wrkAsync(options) {
+  const [command, argv] = wrkArgs(options);
+  const { stdout } = await execFileAsync(command, argv);
+  return parseWrk(stdout);
 }
 
 /** Starts `node <entry>` (pinned to `cpus` if given) and resolves once `healthUrl` answers 200. */
