@@ -92,6 +92,7 @@ export function forwardRaw(pool: Pool, req: IncomingMessage, res: ServerResponse
         hop.onHead();
       },
       onResponseData(c, chunk) {
+        if (closedEarly) return;
         sendHead();
         if (!res.write(chunk)) {
           c.pause();
@@ -99,6 +100,7 @@ export function forwardRaw(pool: Pool, req: IncomingMessage, res: ServerResponse
         }
       },
       onResponseEnd() {
+        if (closedEarly) return;
         sendHead();
         res.end();
       },
