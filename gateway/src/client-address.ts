@@ -2,8 +2,8 @@
 // takes requests ahead of the gateway's Fastify route, and for the in-process hand-offs, which give a
 // service the client's own socket. The rules are Fastify's for the same TRUST_PROXY value (its request's
 // `ip`, `ips` and `protocol` getters, built on the same @fastify/proxy-addr), so a request gets the same
-// X-Forwarded-* headers whichever way it goes; gateway/test/200-in-process-dispatch-same-as-proxy-and-streams.test.ts
-// compares them with the proxy's, for trusted and untrusted peers.
+// X-Forwarded-* headers whichever way it goes: gateway/test/200-client-address-same-every-way.test.ts checks
+// what a service resolves proxied, through the lane and through the route, for trusted and untrusted peers.
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 

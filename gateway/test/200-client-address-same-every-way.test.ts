@@ -7,9 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fastify, { type FastifyInstance } from 'fastify';
-import { loadConfig } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
-import { createGatewayServers, gatewayConfigSchema } from '../src/index.js';
+import { startGateway, type TestGateway } from './helpers.js';
 
 interface Seen {
   ip: string;
@@ -100,30 +98,17 @@ describe.each<Scenario>([
   },
 ])('TRUST_PROXY=$trust, $what', ({ trust, headers, expected }) => {
   let service: { app: FastifyInstance; url: string };
-  const gateways = new Map<string, { url: string; close(): Promise<void> }>();
+  const gateways = new Map<string, TestGateway>();
 
   beforeAll(async () => {
     service = await startService(trust.split(','));
     for (const [name, way] of ways) {
-      const config = loadConfig(gatewayConfigSchema, {
-        GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-        PUBLIC_URL: 'https://svc.example',
-        TRUST_PROXY: trust,
-      });
-      const { app, internal } = await createGatewayServers({
-        config,
-        targets: { identity: service.url },
-        logger: testLogger(),
-        ...(way.inProcess ? { inProcess: { identity: service.app } } : {}),
-        ...(way.fastLane ? {} : { fastLane: false }),
-      });
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const address = app.server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      gateways.set(name, {
-        url: `http://127.0.0.1:${port}`,
-        close: () => Promise.all([app.close(), internal.close()]).then(() => undefined),
-      });
+      const gateway = await startGateway(
+        { identity: service.url },
+        { PUBLIC_URL: 'https://svc.example', TRUST_PROXY: trust },
+        { inProcess: way.inProcess ? { identity: service.app } : false, fastLane: way.fastLane },
+      );
+      gateways.set(name, gateway);
     }
   });
 

@@ -179,10 +179,16 @@ function urlOf(app: FastifyInstance): string {
 export async function startGateway(
   targets: Targets,
   env: Record<string, string> = {},
-  options: { inProcess?: boolean; fastLane?: boolean; logger?: Logger } = {},
+  options: {
+    /** Dispatch in process to the fake services among `targets`, or to these apps. */
+    inProcess?: boolean | Partial<Record<ServiceName, FastifyInstance>>;
+    fastLane?: boolean;
+    logger?: Logger;
+  } = {},
 ): Promise<TestGateway> {
   const config = loadConfig(gatewayConfigSchema, { GATEWAY_RATE_LIMIT_PER_MINUTE: '0', ...env });
-  const inProcess = (options.inProcess ?? IN_PROCESS) ? inProcessOf(targets) : undefined;
+  const wanted = options.inProcess ?? IN_PROCESS;
+  const inProcess = typeof wanted === 'object' ? wanted : wanted ? inProcessOf(targets) : undefined;
   const { app, internal } = await createGatewayServers({
     config,
     targets,
