@@ -108,8 +108,11 @@ function runJest(extra) {
   return status;
 }
 
-function startForeground(entry, args) {
-  const child = spawn(process.execPath, [entry, ...args], { cwd: root, stdio: 'inherit' });
+// The single process's heap floor (libs/platform/src/runtime/heap.ts; deploy/test checks that the two agree).
+const SINGLE_PROCESS_NODE_FLAGS = ['--initial-old-space-size=128'];
+
+function startForeground(entry, args, nodeFlags = []) {
+  const child = spawn(process.execPath, [...nodeFlags, entry, ...args], { cwd: root, stdio: 'inherit' });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
@@ -120,7 +123,7 @@ switch (command) {
   case 'start':
     ensureInstalled();
     build();
-    startForeground(join(root, 'cli/dist/main.js'), ['start', ...rest]);
+    startForeground(join(root, 'cli/dist/main.js'), ['start', ...rest], SINGLE_PROCESS_NODE_FLAGS);
     break;
   case 'test':
     ensureInstalled();
@@ -192,7 +195,11 @@ switch (command) {
     // The operator CLI from the repository: `npm run murmur -- users create …` is not a script; use `node cli/dist/main.js`.
     ensureInstalled();
     build();
-    startForeground(join(root, 'cli/dist/main.js'), rest);
+    startForeground(
+      join(root, 'cli/dist/main.js'),
+      rest,
+      rest[0] === 'start' ? SINGLE_PROCESS_NODE_FLAGS : [],
+    );
     break;
   default:
     fail(`unknown command "${command}" (start, test, build, typecheck, lint, format, bench, fuzz, chaos)`);

@@ -12,6 +12,7 @@
 // Options: --duration=<s> (10), --warmup=<s> (3), --connections=<n> (50), --log-level=<level> (warn),
 //          --entries-connections=<n,…> (the concurrencies of 2.: --connections and 1),
 //          --load=<autocannon|wrk> (the load generator; wrk must be installed),
+//          --no-heap-floor (start the gateway and the single process without their heap floors),
 //          --only=<distributed,reader,single> (all three), --cpu-prof=<dir> (the gateway processes
 //          write V8 CPU profiles there), --json (print the results as one JSON line at the end as well).
 // Exits non-zero only when the benchmark could not run or saw errors; missing a target is reported.
@@ -23,6 +24,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { heapFloorFlag } from '@murmur/platform';
 import { BenchError, flag, freePort, option } from '../lib/cli.mjs';
 import { requireTools, wrkAsync } from './wrk.mjs';
 
@@ -48,13 +50,19 @@ if (loadGenerator !== 'autocannon' && loadGenerator !== 'wrk')
 // p99 is mostly queueing; at 1 it is the time one request takes.
 const entriesConnections = option('entries-connections', `${connections},1`).split(',').map(Number);
 
+// The gateway and the single process start as they are deployed, with their heap floors
+// (libs/platform/src/runtime/heap.ts); --no-heap-floor starts them without, to show the difference.
+const heapFloor = !flag('no-heap-floor');
+const nodeFlagsOf = (which) => (heapFloor ? [heapFloorFlag(which)] : []);
+
 const children = [];
 
 /** Starts `node <entry>` with `env`; keeps its output so a failure can show why. */
-function startProcess(name, entry, env, { profile = false } = {}) {
+function startProcess(name, entry, env, { profile = false, nodeFlags = [] } = {}) {
   const file = join(root, entry);
   if (!existsSync(file)) throw new BenchError(`${entry} is missing: build first (npm run build).`);
   const flags = profile && cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+  flags.push(...nodeFlags);
   const child = spawn(process.execPath, [...flags, file], {
     cwd: root,
     env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
@@ -257,7 +265,8 @@ async function main() {
   let feeds;
   console.log(
     `gateway benchmark (${loadGenerator}): ${connections} connections, ${durationS} s each after ${warmupS} s warm-up; ` +
-      `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, LOG_LEVEL=${logLevel}`,
+      `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, LOG_LEVEL=${logLevel}, ` +
+      `heap floors ${heapFloor ? 'on' : 'off (--no-heap-floor)'}`,
   );
 
   try {
@@ -292,7 +301,7 @@ async function main() {
           GATEWAY_INTERNAL_PORT: String(internalPort),
           LOG_LEVEL: logLevel,
         },
-        { profile: true },
+        { profile: true, nodeFlags: nodeFlagsOf('gateway') },
       );
       // The aggregate /readyz is on the gateway's internal port only.
       await waitForOk(gateway, `http://127.0.0.1:${internalPort}/readyz`);
@@ -361,7 +370,7 @@ async function main() {
           GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
           GATEWAY_INTERNAL_PORT: String(internalPort),
         },
-        { profile: true },
+        { profile: true, nodeFlags: nodeFlagsOf('gateway') },
       );
       await waitForOk(gateway, `http://127.0.0.1:${internalPort}/readyz`);
       const token = await createUserToken(identityUrl, adminToken);
@@ -429,7 +438,7 @@ async function main() {
             GATEWAY_IN_PROCESS: inProcess,
             LOG_LEVEL: logLevel,
           },
-          { profile: true },
+          { profile: true, nodeFlags: nodeFlagsOf('single') },
         );
         const started = await readyLine(sp);
         const token = await createUserToken(started.identity, adminToken);

@@ -7,21 +7,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { heapFloorFlag } from '@murmur/platform';
 import { freePort } from '../lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 
 /**
- * Starts the single process; resolves once it listens, with its child process, the URLs of `GET
+ * Starts the single process (with its heap floor unless `heapFloor` is false); resolves once it listens, with its child process, the URLs of `GET
  * /account/me` at its identity port (`direct`) and through its gateway (`gateway`), a Bearer token for
  * them, and `stop()`.
  */
-export async function startSingleProcess({ execArgv = [] } = {}) {
+export async function startSingleProcess({ execArgv = [], heapFloor = true } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-single-'));
   const [port, internalPort] = [await freePort(), await freePort()];
   const adminToken = randomUUID() + randomUUID();
-  const child = spawn(process.execPath, [...execArgv, join(here, 'single-process.mjs')], {
+  // Started as `npm start` starts it: with the single process's heap floor (libs/platform/src/runtime/heap.ts).
+  const flags = [...(heapFloor ? [heapFloorFlag('single')] : []), ...execArgv];
+  const child = spawn(process.execPath, [...flags, join(here, 'single-process.mjs')], {
     cwd: root,
     env: {
       ...process.env,

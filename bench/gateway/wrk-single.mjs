@@ -5,8 +5,10 @@
 // headers a reverse proxy on the same machine adds, `--rounds` times in turn so the ratios share the
 // machine's load. wrk needs far less CPU per request than autocannon, so on 2 cores more of the machine
 // is left to the server (run.mjs's ratios are autocannon's). Needs `wrk` (wrk.mjs). After a build:
-//   node bench/gateway/wrk-single.mjs [--rounds=2] [--duration=10] [--connections=50]
-import { loadavg, option, runMain } from '../lib/cli.mjs';
+//   node bench/gateway/wrk-single.mjs [--rounds=2] [--duration=10] [--connections=50] [--no-heap-floor]
+// The single process starts as `npm start` starts it, with its heap floor (libs/platform/src/runtime/heap.ts);
+// --no-heap-floor starts it without. Identity alone starts as it is deployed, without one.
+import { flag, loadavg, option, runMain } from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
 import { requireTools, startIdentityAlone, wrk } from './wrk.mjs';
 
@@ -21,7 +23,8 @@ const BEHIND_PROXY = ['X-Forwarded-For: 203.0.113.7', 'X-Forwarded-Proto: https'
 runMain(async () => {
   requireTools();
   const alone = await startIdentityAlone();
-  const single = await startSingleProcess();
+  const heapFloor = !flag('no-heap-floor');
+  const single = await startSingleProcess({ heapFloor });
   try {
     const targets = {
       'identity alone': [alone.me, alone.token],
@@ -34,7 +37,8 @@ runMain(async () => {
       wrk({ url, token, seconds, connections: CONNECTIONS, headers }).rps;
     for (const target of Object.values(targets)) run(target, 3); // warm-up
     console.log(
-      `wrk -t1 -c${CONNECTIONS} -d${DURATION}s GET /account/me, ${ROUNDS} rounds, load ${loadavg()}`,
+      `wrk -t1 -c${CONNECTIONS} -d${DURATION}s GET /account/me, ${ROUNDS} rounds, load ${loadavg()}, ` +
+        `single process's heap floor ${heapFloor ? 'on' : 'off'}`,
     );
     for (let round = 1; round <= ROUNDS; round++) {
       const rps = {};

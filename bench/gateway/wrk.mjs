@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { heapFloorFlag } from '@murmur/platform';
 import { BenchError, freePort } from '../lib/cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -87,9 +88,9 @@ export async function wrkAsync(options) {
   return parseWrk(stdout);
 }
 
-/** Starts `node <entry>` (pinned to `cpus` if given) and resolves once `healthUrl` answers 200. */
-async function startNode(name, entry, env, healthUrl, cpus) {
-  const [command, argv] = pinned(cpus, process.execPath, [join(root, entry)]);
+/** Starts `node <nodeFlags> <entry>` (pinned to `cpus` if given) and resolves once `healthUrl` answers 200. */
+async function startNode(name, entry, env, healthUrl, cpus, nodeFlags = []) {
+  const [command, argv] = pinned(cpus, process.execPath, [...nodeFlags, join(root, entry)]);
   const child = spawn(command, argv, {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
@@ -160,8 +161,11 @@ export async function startIdentityAlone({ cpus = '', publicUrl = '' } = {}) {
   return { url, me: `${url}/account/me`, token, stop };
 }
 
-/** The gateway alone in its own process at `port`, proxying identity over HTTP (the per-IP limit off). */
-export async function startGatewayAlone({ port, identityUrl, cpus = '' }) {
+/**
+ * The gateway alone in its own process at `port`, proxying identity over HTTP (the per-IP limit off),
+ * started as it is deployed: with its heap floor unless `heapFloor` is false.
+ */
+export async function startGatewayAlone({ port, identityUrl, cpus = '', heapFloor = true }) {
   const internalPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const stop = await startNode(
@@ -177,6 +181,7 @@ export async function startGatewayAlone({ port, identityUrl, cpus = '' }) {
     },
     `http://127.0.0.1:${internalPort}/healthz`,
     cpus,
+    heapFloor ? [heapFloorFlag('gateway')] : [],
   );
   return { url, me: `${url}/account/me`, stop };
 }

@@ -1,5 +1,5 @@
 // `murmur` — starts the single process, or runs an operator command against the admin API.
-import { ConfigError } from '@murmur/platform';
+import { ConfigError, createLogger, warnWithoutHeapFloor } from '@murmur/platform';
 import { parseArgs } from 'node:util';
 import { readAdminToken } from './admin-token.js';
 import { adminClient, AdminApiError } from './admin-client.js';
@@ -9,6 +9,9 @@ import { startSingleProcess } from './single-process.js';
 
 async function start(): Promise<void> {
   const running = await startSingleProcess(process.env);
+  // LOG_LEVEL was validated by startSingleProcess.
+  const logger = createLogger({ service: 'murmur', level: running.logLevel });
+  warnWithoutHeapFloor(logger, 'single', 'cli/dist/main.js start');
   const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${running.port}`;
   process.stdout.write(`Murmur is listening on ${publicUrl} (bound to ${running.url})\n`);
   process.stdout.write(`Metrics and readiness (not public): ${running.internalUrl}/metrics, /readyz\n`);

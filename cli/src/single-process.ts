@@ -15,6 +15,7 @@ import {
   startService,
   type Bus,
   type HttpApp,
+  type LogLevel,
 } from '@murmur/platform';
 import { z } from 'zod';
 import { ensureAdminToken, adminTokenFile } from './admin-token.js';
@@ -39,6 +40,8 @@ export interface SingleProcess {
   /** Loopback URL of each service. */
   serviceUrls: Record<string, string>;
   adminToken: string;
+  /** LOG_LEVEL as validated. */
+  logLevel: LogLevel;
   stop(): Promise<void>;
 }
 
@@ -97,6 +100,7 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
       internalUrl,
       serviceUrls,
       adminToken: admin.token,
+      logLevel: config.LOG_LEVEL,
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -14,6 +14,7 @@ import { publishingConfigSchema } from '@murmur/publishing';
 import { readerConfigSchema } from '@murmur/reader';
 import {
   SERVICE_DEFAULT_PORTS,
+  heapFloorFlag,
   SERVICE_NAMES,
   servicePortVar,
   serviceUrlVar,
@@ -35,6 +36,7 @@ import {
   loadBase,
   loadCompose,
   natsConfFacts,
+  nodeCommandOf,
   ofKind,
   processesWithEntry,
   readRepoFile,
@@ -172,6 +174,22 @@ describe('the image', () => {
     expect(runtime.some((i) => i.op === 'HEALTHCHECK')).toBe(false);
   });
 
+  it('starts the single process and the gateway with their heap floors, and the services as node <entry>', () => {
+    const [shell, , script] = JSON.parse(runtime.find((i) => i.op === 'CMD')?.args ?? '[]') as string[];
+    expect(shell).toBe('/bin/sh');
+    expect(script).toContain(`all) exec node ${heapFloorFlag('single')} cli/dist/main.js start ;;`);
+    expect(script).toContain(`gateway) exec ${nodeCommandOf('gateway').join(' ')} ;;`);
+    expect(script).toContain('*) exec node "services/$SERVICE/dist/main.js" ;;');
+  });
+
+  it('is what `npm start` runs too: the single process with its heap floor', () => {
+    const launcher = readRepoFile('scripts/murmur.mjs');
+    expect(launcher).toContain(`const SINGLE_PROCESS_NODE_FLAGS = ['${heapFloorFlag('single')}'];`);
+    expect(launcher).toMatch(
+      /startForeground\(join\(root, 'cli\/dist\/main\.js'\), \['start', \.\.\.rest\], SINGLE_PROCESS_NODE_FLAGS\)/,
+    );
+  });
+
   it('exposes the port of every process the manifests run', () => {
     const exposed = exposedPorts(runtime);
     const ports = composeMurmur.map(([name, s]) => listenPort(name, composeEnv(s)));
@@ -230,7 +248,7 @@ describe('docker-compose.yml', () => {
       expect(build?.context).toBe('.');
       expect(build && 'dockerfile' in build ? build.dockerfile : 'Dockerfile').toBe('Dockerfile');
       expect(service.entrypoint).toBeUndefined(); // tini stays PID 1
-      expect(composeCommand(service)).toEqual(['node', entryOf(name)]);
+      expect(composeCommand(service)).toEqual(nodeCommandOf(name));
       expect(repoFileExists(sourceOf(entryOf(name)))).toBe(true);
     });
 
@@ -363,7 +381,7 @@ describe('deploy/base (kustomize)', () => {
     it('runs its own entry file from the Murmur image, under tini', () => {
       expect(container.image).toBe(MURMUR_IMAGE);
       expect(container.command).toBeUndefined(); // keeps the image's ENTRYPOINT (tini)
-      expect(container.args).toEqual(['node', entryOf(name)]);
+      expect(container.args).toEqual(nodeCommandOf(name));
       expect(repoFileExists(sourceOf(entryOf(name)))).toBe(true);
     });
 

@@ -1,12 +1,13 @@
 // Runs the gateway on its own: configuration from the environment, the public and the internal
 // listener, drain on SIGTERM/SIGINT.
-import { createLogger, loadConfig } from '@murmur/platform';
+import { createLogger, loadConfig, warnWithoutHeapFloor } from '@murmur/platform';
 import { createGatewayServers } from './app.js';
 import { gatewayConfigSchema } from './config.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  warnWithoutHeapFloor(logger, 'gateway', 'gateway/dist/main.js');
   const { app, internal } = await createGatewayServers({ config, logger });
   await internal.listen({ port: config.GATEWAY_INTERNAL_PORT, host: config.INTERNAL_HOST });
   await app.listen({ port: config.PORT, host: config.HOST });

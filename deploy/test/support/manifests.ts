@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { heapFloorFlag } from '@murmur/platform';
 import { parse, parseAllDocuments } from 'yaml';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -18,6 +19,19 @@ export const repoFileExists = (rel: string): boolean => existsSync(join(repoRoot
 /** The compiled entry of a deployable process, relative to the image's working directory. */
 export function entryOf(process: string): string {
   return process === 'gateway' ? 'gateway/dist/main.js' : `services/${process}/dist/main.js`;
+}
+
+/**
+ * The node flags a deployable process starts with: the gateway's heap floor
+ * (libs/platform/src/runtime/heap.ts); none for the services.
+ */
+export function nodeFlagsOf(process: string): string[] {
+  return process === 'gateway' ? [heapFloorFlag('gateway')] : [];
+}
+
+/** The command that starts a deployable process: `node <flags> <entry>`. */
+export function nodeCommandOf(process: string): string[] {
+  return ['node', ...nodeFlagsOf(process), entryOf(process)];
 }
 
 /** `services/identity/dist/main.js` → `services/identity/src/main.ts` (what tsc -b compiles it from). */

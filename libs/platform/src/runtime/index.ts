@@ -7,3 +7,10 @@ export {
   type RunningService,
 } from './service.js';
 export { runServiceMain, type MainOptions } from './main.js';
+export {
+  HEAP_FLOOR_MB,
+  heapFloorFlag,
+  heapFloorOf,
+  warnWithoutHeapFloor,
+  type HeapFloorProcess,
+} from './heap.js';

@@ -1,0 +1,81 @@
+// The gateway started by hand without its heap floor (libs/platform/src/runtime/heap.ts) says so in
+// its log, naming the command that sets it; started as the Dockerfile, compose and Kubernetes start
+// it, it does not. The process itself is started: the warning is about how node was launched.
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HEAP_FLOOR_MB, heapFloorFlag } from '@murmur/platform';
+import { freePort } from '@murmur/platform/testing';
+
+const entry = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+/** Starts the gateway with `nodeFlags`; resolves with its log lines up to the line saying it listens. */
+async function linesUntilListening(nodeFlags: string[]): Promise<Array<Record<string, unknown>>> {
+  if (!existsSync(entry)) throw new Error('gateway/dist/main.js is not built: run `npm run build`');
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeFlags, entry], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      GATEWAY_INTERNAL_PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    const lines: Array<Record<string, unknown>> = [];
+    let buffered = '';
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (!line.startsWith('{')) continue;
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        lines.push(parsed);
+        if (/listening/i.test(String(parsed.msg)) && String(parsed.msg).includes(String(port)))
+          resolve(lines);
+      }
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`the gateway exited (${code}) before listening: ${stderr}`)),
+    );
+  });
+}
+
+const heapWarning = (lines: Array<Record<string, unknown>>) =>
+  lines.filter((l) => String(l.msg).includes('started without the heap floor'));
+
+describe('the gateway process and its heap floor', () => {
+  it('warns, naming the flag, when node was started without it', async () => {
+    const warned = heapWarning(await linesUntilListening([]));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ level: 'warn', heapFloorMb: null, expectedMb: HEAP_FLOOR_MB.gateway });
+    expect(warned[0]!.msg).toContain(`node ${heapFloorFlag('gateway')} gateway/dist/main.js`);
+  });
+
+  it('warns when the floor given is lower than the gateway needs', async () => {
+    const warned = heapWarning(await linesUntilListening(['--initial-old-space-size=16']));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ heapFloorMb: 16 });
+  });
+
+  it('says nothing when started as the deployment files start it', async () => {
+    const lines = await linesUntilListening([heapFloorFlag('gateway')]);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(heapWarning(lines)).toEqual([]);
+  });
+});
