@@ -6,11 +6,15 @@
 // machine's load. wrk needs far less CPU per request than autocannon, so on 2 cores more of the machine
 // is left to the server (run.mjs's ratios are autocannon's). Needs `wrk` (wrk.mjs). After a build:
 //   node bench/gateway/wrk-single.mjs [--rounds=2] [--duration=10] [--connections=50] [--no-heap-floor]
+//        [--keep-idle-running]
+// While one process is measured the other is stopped (SIGSTOP; wrk.mjs withStopped): left running, it
+// collected garbage and ran its timers beside the one measured, which moved the figures of two
+// identical processes by up to 6 % depending on the order they ran in. --keep-idle-running leaves it.
 // The single process starts as `npm start` starts it, with its heap floor (libs/platform/src/runtime/heap.ts);
 // --no-heap-floor starts it without. Identity alone starts as it is deployed, without one.
 import { flag, loadavg, option, runMain } from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
-import { requireTools, startIdentityAlone, wrk } from './wrk.mjs';
+import { requireTools, startIdentityAlone, withStopped, wrk } from './wrk.mjs';
 
 const ROUNDS = Number(option('rounds', '2'));
 const DURATION = Number(option('duration', '10'));
@@ -24,21 +28,26 @@ runMain(async () => {
   requireTools();
   const alone = await startIdentityAlone();
   const heapFloor = !flag('no-heap-floor');
+  const stopIdle = !flag('keep-idle-running');
   const single = await startSingleProcess({ heapFloor });
   try {
+    // [url, token, extra headers, the process left idle meanwhile]
     const targets = {
-      'identity alone': [alone.me, alone.token],
-      'single process, its identity port': [single.urls.direct, single.token],
-      'single process, through its gateway': [single.urls.gateway, single.token],
+      'identity alone': [alone.me, alone.token, [], single.child.pid],
+      'single process, its identity port': [single.urls.direct, single.token, [], alone.pid],
+      'single process, through its gateway': [single.urls.gateway, single.token, [], alone.pid],
       // What a deployment behind Caddy or nginx on the same machine sends (a trusted loopback peer).
-      'the same, behind a reverse proxy': [single.urls.gateway, single.token, BEHIND_PROXY],
+      'the same, behind a reverse proxy': [single.urls.gateway, single.token, BEHIND_PROXY, alone.pid],
     };
-    const run = ([url, token, headers], seconds) =>
-      wrk({ url, token, seconds, connections: CONNECTIONS, headers }).rps;
+    const run = ([url, token, headers, idle], seconds) =>
+      withStopped(stopIdle ? [idle] : [], () =>
+        wrk({ url, token, seconds, connections: CONNECTIONS, headers }),
+      ).rps;
     for (const target of Object.values(targets)) run(target, 3); // warm-up
     console.log(
       `wrk -t1 -c${CONNECTIONS} -d${DURATION}s GET /account/me, ${ROUNDS} rounds, load ${loadavg()}, ` +
-        `single process's heap floor ${heapFloor ? 'on' : 'off'}`,
+        `single process's heap floor ${heapFloor ? 'on' : 'off'}, ` +
+        `the process not measured ${stopIdle ? 'stopped (SIGSTOP)' : 'left running'}`,
     );
     for (let round = 1; round <= ROUNDS; round++) {
       const rps = {};
