@@ -58,6 +58,10 @@ function wrkArgs({ url, token, seconds, connections, headers = [], cpus = '' }) 
     '-t1',
     `-c${connections}`,
     `-d${seconds}s`,
+    // wrk's default of 2 s counts a slower answer as a socket error and leaves it out of the latency
+    // figures; the reader's 145 KB pages at 50 connections have such a tail on their own (bench/README.md).
+    '--timeout',
+    '10s',
     '--latency',
     '-H',
     `Authorization: Bearer ${token}`,
