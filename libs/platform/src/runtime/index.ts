@@ -10,7 +10,6 @@ export { runServiceMain, type MainOptions } from './main.js';
 export {
   HEAP_FLOOR_MB,
   heapFloorFlag,
-  heapFloorOf,
   warnWithoutHeapFloor,
   type HeapFloorProcess,
 } from './heap.js';
