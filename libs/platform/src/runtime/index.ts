@@ -7,9 +7,4 @@ export {
   type RunningService,
 } from './service.js';
 export { runServiceMain, type MainOptions } from './main.js';
-export {
-  HEAP_FLOOR_MB,
-  heapFloorFlag,
-  warnWithoutHeapFloor,
-  type HeapFloorProcess,
-} from './heap.js';
+export { HEAP_FLOOR_MB, heapFloorFlag, warnWithoutHeapFloor, type HeapFloorProcess } from './heap.js';
