@@ -30,7 +30,7 @@ import { unsafePath } from './paths.js';
 import { sendGatewayError, serviceAbsent } from './errors.js';
 import { registerHealthz, registerInternalEndpoints } from './health.js';
 import { GatewayMetrics } from './metrics.js';
-import type { InProcessServices } from './in-process.js';
+import { HandOffResponse, type InProcessServices } from './in-process.js';
 import { answerUpstreamFailure, isUpstreamFailure, registerProxy } from './proxy.js';
 import { IpRateLimit } from './rate-limit.js';
 import { compileTrust } from './client-address.js';
@@ -116,7 +116,12 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     genReqId: requestId,
     requestIdHeader: false,
     trustProxy: config.TRUST_PROXY,
-    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    // Its responses can be handed to a service in this process (in-process.ts).
+    http: {
+      maxHeaderSize: MAX_HEADER_SIZE,
+      // Node's type wants a class generic in its request type; ours serves IncomingMessage only.
+      ServerResponse: HandOffResponse as unknown as typeof ServerResponse,
+    },
     requestTimeout: SERVER_REQUEST_TIMEOUT_MS,
     connectionTimeout: SERVER_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: 72_000,

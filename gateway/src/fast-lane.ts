@@ -16,6 +16,7 @@
 // resolves them (client-address.ts), so a deployment behind Caddy or nginx takes the lane too.
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'undici';
 import { isValidRequestId, type Logger } from '@murmur/platform';
@@ -24,15 +25,15 @@ import { corsHeaders, isPublic } from './cors.js';
 import { renderGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
 import { clientOf, type Trust } from './client-address.js';
 import { forwardRaw } from './http-lane.js';
-import { handOffRaw, type InProcessServices, type RawHop } from './in-process.js';
+import { HandOffResponse, handOffRaw, type InProcessServices, type RawHop } from './in-process.js';
 import { isTimeout } from './proxy.js';
 import type { GatewayMetrics } from './metrics.js';
 import { unsafePath } from './paths.js';
 import { withoutHopByHop } from './hop-by-hop.js';
 import { IpRateLimit } from './rate-limit.js';
-import { DEFAULT_BODY_LIMIT, resolveRoute, type ServiceName } from './routes.js';
+import { DEFAULT_BODY_LIMIT, resolveRoute, type ErrorStyle, type ServiceName } from './routes.js';
 import type { Targets } from './config.js';
-import { reportClosed } from './unfinished.js';
+import { reportClosed, type HandedRequest } from './unfinished.js';
 
 export interface FastLaneOptions {
   inProcess: InProcessServices;
@@ -58,7 +59,7 @@ export interface FastLaneOptions {
 export function createFastLane(
   opts: FastLaneOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { inProcess, targets, metrics, logger, limiter } = opts;
+  const { inProcess, targets, limiter } = opts;
   const hosts = new Map<string, string>();
   for (const [name, url] of Object.entries(targets)) if (url) hosts.set(name, new URL(url).host);
   // The gateway's own response headers besides the request id, built once (never changed after).
@@ -87,6 +88,8 @@ export function createFastLane(
     if (!entry) return false;
     if (!targets[entry.service]) return false;
     const service = inProcess[entry.service];
+    // Only a response of the gateway's own server class can be handed to a service (in-process.ts).
+    if (service && !(res instanceof HandOffResponse)) return false;
     const pool = service ? undefined : opts.pools.get(entry.service);
     if (!service && !pool) return false;
     if (declaredLengthExceeds(headers['content-length'], entry.bodyLimit ?? DEFAULT_BODY_LIMIT)) return false;
@@ -120,44 +123,83 @@ export function createFastLane(
     upstream['x-forwarded-proto'] = client.protocol;
     upstream['x-forwarded-host'] = opts.publicHost;
 
-    const hop: RawHop = {
+    const hop = new LaneHop(opts, res, entry.errorStyle, started, {
       url,
       headers: upstream,
       timeoutMs: entry.timeoutMs ?? opts.defaultTimeoutMs,
       gatewayHeaders,
       requestId: id,
       publicRoute,
-      onClose: () =>
-        reportClosed(logger, metrics, res, {
-          requestId: id,
-          service: name,
-          method,
-          url,
-          socket,
-          ip: client.ip,
-          startedAt: started,
-        }),
-      onHead: () => metrics.observeUpstream(name, (performance.now() - started) / 1000),
-      answerError: (error) => {
-        const timedOut = isTimeout(error);
-        metrics.countUpstreamError(name, timedOut ? 'timeout' : 'unreachable');
-        logger.warn(
-          { requestId: id, upstream: name, timedOut, cause: error.message },
-          'service did not answer',
-        );
-        const failure = timedOut ? serviceTimedOut(name) : serviceUnreachable(name);
-        const rendered = renderGatewayError(entry.errorStyle, failure, id);
-        res.writeHead(rendered.status, {
-          ...gatewayHeaders,
-          'x-request-id': id,
-          ...rendered.headers,
-          'content-length': Buffer.byteLength(rendered.body),
-        });
-        res.end(rendered.body);
-      },
-    };
-    if (service) handOffRaw(service, req, res, hop);
+      service: name,
+      method,
+      socket,
+      ip: client.ip,
+    });
+    if (service) handOffRaw(service, req, res as HandOffResponse, hop);
     else forwardRaw(pool!, req, res, hop);
     return true;
   };
+}
+
+/**
+ * One request on the lane: what its hop needs (RawHop) and what its log line says (HandedRequest), with
+ * the hop's callbacks as methods — one object a request rather than an object and three closures.
+ */
+class LaneHop implements RawHop, HandedRequest {
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly timeoutMs: number;
+  readonly gatewayHeaders: OutgoingHttpHeaders;
+  readonly requestId: string;
+  readonly publicRoute: boolean;
+  readonly service: ServiceName;
+  readonly method: string;
+  readonly socket: Socket;
+  readonly ip: string;
+
+  constructor(
+    private readonly lane: FastLaneOptions,
+    private readonly res: ServerResponse,
+    private readonly errorStyle: ErrorStyle,
+    readonly startedAt: number,
+    fields: Omit<LaneHop, 'startedAt' | 'onHead' | 'answerError' | 'onClose'>,
+  ) {
+    this.url = fields.url;
+    this.headers = fields.headers;
+    this.timeoutMs = fields.timeoutMs;
+    this.gatewayHeaders = fields.gatewayHeaders;
+    this.requestId = fields.requestId;
+    this.publicRoute = fields.publicRoute;
+    this.service = fields.service;
+    this.method = fields.method;
+    this.socket = fields.socket;
+    this.ip = fields.ip;
+  }
+
+  onHead(): void {
+    this.lane.metrics.observeUpstream(this.service, (performance.now() - this.startedAt) / 1000);
+  }
+
+  onClose(): void {
+    reportClosed(this.lane.logger, this.lane.metrics, this.res, this);
+  }
+
+  answerError(error: Error & { statusCode?: number; code?: string }): void {
+    const { service, requestId, res } = this;
+    const timedOut = isTimeout(error);
+    this.lane.metrics.countUpstreamError(service, timedOut ? 'timeout' : 'unreachable');
+    this.lane.logger.warn(
+      { requestId, upstream: service, timedOut, cause: error.message },
+      'service did not answer',
+    );
+    const failure = timedOut ? serviceTimedOut(service) : serviceUnreachable(service);
+    const rendered = renderGatewayError(this.errorStyle, failure, requestId);
+    res.writeHead(rendered.status, {
+      ...this.gatewayHeaders,
+      'x-request-id': requestId,
+      ...rendered.headers,
+      'content-length': Buffer.byteLength(rendered.body),
+    });
+    res.end(rendered.body);
+  }
 }

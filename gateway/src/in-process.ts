@@ -23,7 +23,12 @@
 //   with backpressure: the request body is handed to the service as the client's stream, and the
 //   response is handed back as a stream from the moment the service writes its head — the archive
 //   import and XML-RPC bodies are never held whole.
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import {
+  ServerResponse,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
 import { findBodyLimitCause } from './body-limit.js';
@@ -97,8 +102,11 @@ export function dispatchInProcess(
   // The root content-type parser hands on the raw stream (app.ts); no body, no stream.
   const candidate = request.body as Readable | undefined;
   const body = typeof candidate?.pipe === 'function' ? candidate : undefined;
-  if (body === undefined || body === raw) {
-    handOff(service, request, reply, hop);
+  // A response of the gateway's server can be handed off (HandOffResponse); one made by the gateway's own
+  // inject() cannot, and goes the injection's way like a chunked body.
+  const response = reply.raw;
+  if ((body === undefined || body === raw) && response instanceof HandOffResponse) {
+    handOff(service, request, reply, response, hop);
     return;
   }
   const headers = hop.headers;
@@ -202,10 +210,6 @@ export function dispatchInProcess(
   }
 }
 
-type WriteHead = ServerResponse['writeHead'];
-type Write = ServerResponse['write'];
-type End = ServerResponse['end'];
-
 /** A hand-off of the client's own request and response to a service's router (handOffRaw). */
 export interface RawHop {
   /** Path and query as the service sees them. */
@@ -260,6 +264,103 @@ function clientHead(res: ServerResponse, given: unknown, hop: RawHop): OutgoingH
   return out;
 }
 
+/** What a response handed to a service carries while the service answers on it (handOffRaw). */
+interface HandedOff {
+  readonly hop: RawHop;
+  readonly timer: NodeJS.Timeout;
+  /** The service's head has been rewritten and sent; its writes now reach the socket untouched. */
+  headSent: boolean;
+  /**
+   * Set when the gateway answered for the service — it missed the route's timeout (504) or dropped its
+   * response unanswered (502) — so whatever the service writes later is dropped. `gatewayWriting` lets
+   * the gateway's own answer through.
+   */
+  abandoned: boolean;
+  gatewayWriting: boolean;
+}
+
+/**
+ * The gateway server's response class (app.ts passes it to Node as `ServerResponse`). A response handed to
+ * a service in process carries its hand-off in `handedOff`, and these methods rewrite the service's head
+ * on its way out and drop what the service writes after the gateway answered for it. They are the class's
+ * own, not functions set on each response: every response then has one shape, and the service's and
+ * Node's code that writes to it sees one class, where setting four methods on each handed-off response
+ * gave those responses a shape of their own and allocated four closures a request.
+ */
+export class HandOffResponse extends ServerResponse {
+  handedOff: HandedOff | null = null;
+
+  override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
+    const state = this.handedOff;
+    if (state !== null && !state.headSent) {
+      if (state.abandoned)
+        return state.gatewayWriting
+          ? super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders)
+          : this;
+      state.headSent = true;
+      const out = clientHead(this, headers ?? (typeof reason === 'string' ? undefined : reason), state.hop);
+      state.hop.onHead();
+      return typeof reason === 'string'
+        ? super.writeHead(statusCode, reason, out)
+        : super.writeHead(statusCode, out);
+    }
+    return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
+  }
+
+  override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    const state = this.handedOff;
+    if (state !== null) {
+      if (state.abandoned) {
+        if (!state.gatewayWriting) return true;
+      } else state.timer.refresh();
+    }
+    return super.write(chunk, encoding as BufferEncoding, callback as () => void);
+  }
+
+  override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+    const state = this.handedOff;
+    if (state !== null && state.abandoned && !state.gatewayWriting) {
+      const done = [chunk, encoding, callback].find((a) => typeof a === 'function') as
+        (() => void) | undefined;
+      done?.();
+      return this;
+    }
+    return super.end(chunk, encoding as BufferEncoding, callback as () => void);
+  }
+
+  /** A service that drops its response before answering: the client gets the proxy's 502, not a reset. */
+  override destroy(error?: Error): this {
+    const state = this.handedOff;
+    if (state === null || state.abandoned || this.headersSent || this.req.socket?.destroyed)
+      return super.destroy(error);
+    answerInstead(this, state, new InProcessFailure(error));
+    return this;
+  }
+}
+
+/** The gateway answers `error` on `res` in place of the service, whose later writes are then dropped. */
+function answerInstead(res: HandOffResponse, state: HandedOff, error: Error): void {
+  state.abandoned = true;
+  state.gatewayWriting = true;
+  state.hop.answerError(error);
+  if (res.writableEnded) state.gatewayWriting = false;
+  else res.once('finish', () => (state.gatewayWriting = false));
+}
+
+/** The route's timeout: before the head the gateway answers 504; between body chunks the body is cut, as undici's bodyTimeout cuts a proxied body. */
+function handOffTimedOut(res: HandOffResponse): void {
+  const state = res.handedOff!;
+  if (res.headersSent) res.destroy(new InProcessTimeout());
+  else answerInstead(res, state, new InProcessTimeout());
+}
+
+/** A response emits `close` after `finish`, or alone when its connection was lost: one listener, shared. */
+function handOffClosed(this: HandOffResponse): void {
+  const state = this.handedOff!;
+  clearTimeout(state.timer);
+  state.hop.onClose?.();
+}
+
 /**
  * Hands the client's request and response to `service`'s router: the service answers on the client's
  * own response, whose head is rewritten on its way out. Used by the in-process route (handOff, below)
@@ -268,78 +369,17 @@ function clientHead(res: ServerResponse, given: unknown, hop: RawHop): OutgoingH
 export function handOffRaw(
   service: FastifyInstance,
   raw: IncomingMessage,
-  res: ServerResponse,
+  res: HandOffResponse,
   hop: RawHop,
 ): void {
-  const originalWriteHead = res.writeHead;
-  const originalWrite = res.write;
-  const originalEnd = res.end;
-  const originalDestroy = res.destroy;
-  // Set when the gateway answered for the service — it missed the route's timeout (504) or dropped
-  // its response unanswered (502) — so whatever the service writes later is dropped.
-  // `gatewayWriting` lets the gateway's own answer through.
-  let abandoned = false;
-  let gatewayWriting = false;
-  const dropped = () => abandoned && !gatewayWriting;
-  const answerInstead = (error: Error) => {
-    abandoned = true;
-    gatewayWriting = true;
-    hop.answerError(error);
-    if (res.writableEnded) gatewayWriting = false;
-    else res.once('finish', () => (gatewayWriting = false));
+  res.handedOff = {
+    hop,
+    timer: setTimeout(handOffTimedOut, hop.timeoutMs, res),
+    headSent: false,
+    abandoned: false,
+    gatewayWriting: false,
   };
-
-  const timer = setTimeout(() => {
-    // Between body chunks, as undici's bodyTimeout cuts a proxied body.
-    if (res.headersSent) res.destroy(new InProcessTimeout());
-    else answerInstead(new InProcessTimeout());
-  }, hop.timeoutMs);
-  // A response emits `close` after `finish`, or alone when its connection was lost: one listener.
-  const onClose = hop.onClose;
-  res.once('close', () => {
-    clearTimeout(timer);
-    onClose?.();
-  });
-
-  const writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
-    if (abandoned) {
-      if (!gatewayWriting) return this;
-      return (originalWriteHead as (...a: unknown[]) => ServerResponse).call(this, statusCode, ...rest);
-    }
-    const statusMessage = typeof rest[0] === 'string' ? rest[0] : undefined;
-    const out = clientHead(res, rest[rest.length - 1], hop);
-    hop.onHead();
-    // The head goes out once; after it the service's writes reach the socket untouched.
-    res.writeHead = originalWriteHead;
-    const head = originalWriteHead as (...a: unknown[]) => ServerResponse;
-    return statusMessage === undefined
-      ? head.call(this, statusCode, out)
-      : head.call(this, statusCode, statusMessage, out);
-  } as WriteHead;
-  const write = function (this: ServerResponse, ...args: Parameters<Write>) {
-    if (dropped()) return true;
-    if (!abandoned) timer.refresh();
-    return originalWrite.apply(this, args);
-  } as Write;
-  const end = function (this: ServerResponse, ...args: unknown[]) {
-    if (dropped()) {
-      const callback = args.find((a) => typeof a === 'function') as (() => void) | undefined;
-      callback?.();
-      return this;
-    }
-    return (originalEnd as (...a: unknown[]) => ServerResponse).apply(this, args);
-  } as End;
-  // A service that drops its response before answering: the client gets the proxy's 502, not a reset.
-  const destroy = function (this: ServerResponse, error?: Error) {
-    if (abandoned || res.headersSent || raw.socket?.destroyed) return originalDestroy.call(this, error);
-    answerInstead(new InProcessFailure(error));
-    return this;
-  } as ServerResponse['destroy'];
-  res.writeHead = writeHead;
-  res.write = write;
-  res.end = end;
-  res.destroy = destroy;
-
+  res.on('close', handOffClosed);
   // The request as it would leave for the service: its path and the headers the proxy would send.
   raw.url = hop.url;
   raw.headers = hop.headers;
@@ -355,12 +395,13 @@ function handOff(
   service: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
+  response: HandOffResponse,
   hop: InProcessHop,
 ): void {
   const headers = hop.headers;
   // The service's peer is the client's: untrusted, its Host must already say what X-Forwarded-Host says.
   if (!hop.peerTrusted) headers.host = headers['x-forwarded-host'] as string;
-  handOffRaw(service, request.raw, reply.raw, {
+  handOffRaw(service, request.raw, response, {
     url: hop.url,
     headers,
     timeoutMs: hop.timeoutMs,
