@@ -1,28 +1,61 @@
 #!/usr/bin/env node
-// The single-process target measured the way issue 16 first measured it: `wrk -t1 -c50 -d10s` on
+// The single-process target measured the way issue 16 first measured it: `wrk -t1 -c50` on
 // `GET /account/me`, against the identity service running alone and against the single process (what
 // `npm start` runs) at its own identity port, through its gateway, and through its gateway with the
-// headers a reverse proxy on the same machine adds, `--rounds` times in turn so the ratios share the
-// machine's load. wrk needs far less CPU per request than autocannon, so on 2 cores more of the machine
-// is left to the server (run.mjs's ratios are autocannon's). Needs `wrk` (wrk.mjs). After a build:
-//   node bench/gateway/wrk-single.mjs [--rounds=2] [--duration=10] [--connections=50] [--no-heap-floor]
-//        [--keep-idle-running]
+// headers a reverse proxy on the same machine adds. wrk needs far less CPU per request than autocannon,
+// so on 2 cores more of the machine is left to the server (run.mjs's ratios are autocannon's). Needs
+// `wrk` (wrk.mjs). After a build:
+//   node bench/gateway/wrk-single.mjs [--rounds=2] [--cycles=20] [--slice=1] [--connections=50]
+//        [--no-heap-floor] [--keep-idle-running]
+//
+// Interleaved slices. On the shared 2-core VMs this runs on, identity alone measured for 1 s thirty times
+// in a row gave 18–21k req/s for a few seconds, then 11k for four seconds, then 15–21k again (pinned to
+// its own core or not): the machine switches between a fast and a slow speed every few seconds, with
+// its neighbours' load. Ten-second runs one target after another (this script until 2026-11-28) thus
+// compared the targets at different speeds, and one round's ratio moved by ±15 points. Each round now
+// runs `--cycles` cycles; a cycle measures every target for `--slice` seconds in turn, in forward order
+// and reversed in the next cycle. A round's figure is the median of its cycles' ratios — a cycle that
+// straddles a change of speed is an outlier the median ignores — with the interquartile range of those
+// ratios and the ratio of the requests summed over all cycles beside it.
+//
 // While one process is measured the other is stopped (SIGSTOP; wrk.mjs withStopped): left running, it
 // collected garbage and ran its timers beside the one measured, which moved the figures of two
 // identical processes by up to 6 % depending on the order they ran in. --keep-idle-running leaves it.
 // The single process starts as `npm start` starts it, with its heap floor (libs/platform/src/runtime/heap.ts);
 // --no-heap-floor starts it without. Identity alone starts as it is deployed, without one.
-import { flag, loadavg, option, runMain } from '../lib/cli.mjs';
+import { flag, loadavg, option, percentile, runMain } from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
 import { requireTools, startIdentityAlone, withStopped, wrk } from './wrk.mjs';
 
 const ROUNDS = Number(option('rounds', '2'));
-const DURATION = Number(option('duration', '10'));
+const CYCLES = Number(option('cycles', '20'));
+const SLICE = Number(option('slice', '1'));
 const CONNECTIONS = Number(option('connections', '50'));
 // Issue 16's target.
 const TARGET = 0.9;
 /** Headers a reverse proxy on this machine adds (it connects from loopback, which TRUST_PROXY trusts). */
 const BEHIND_PROXY = ['X-Forwarded-For: 203.0.113.7', 'X-Forwarded-Proto: https'];
+const ALONE = 'identity alone';
+const OWN = 'single process, its identity port';
+const GATEWAY = 'single process, through its gateway';
+const PROXIED = 'the same, behind a reverse proxy';
+
+const pct = (x) => `${(x * 100).toFixed(1)} %`;
+
+/** The median of the cycles' ratios `a / b`, their interquartile range, and `a / b` over the sums. */
+function ratio(cycles, a, b) {
+  const sum = (name) => cycles.reduce((total, c) => total + c[name], 0);
+  const each = cycles.map((c) => c[a] / c[b]).sort((x, y) => x - y);
+  return {
+    value: percentile(each, 50),
+    q1: percentile(each, 25),
+    q3: percentile(each, 75),
+    sums: sum(a) / sum(b),
+  };
+}
+
+const described = ({ value, q1, q3, sums }) =>
+  `${pct(value)} (interquartile ${pct(q1)}–${pct(q3)}; sums ${pct(sums)})`;
 
 runMain(async () => {
   requireTools();
@@ -33,41 +66,41 @@ runMain(async () => {
   try {
     // [url, token, extra headers, the process left idle meanwhile]
     const targets = {
-      'identity alone': [alone.me, alone.token, [], single.child.pid],
-      'single process, its identity port': [single.urls.direct, single.token, [], alone.pid],
-      'single process, through its gateway': [single.urls.gateway, single.token, [], alone.pid],
+      [ALONE]: [alone.me, alone.token, [], single.child.pid],
+      [OWN]: [single.urls.direct, single.token, [], alone.pid],
+      [GATEWAY]: [single.urls.gateway, single.token, [], alone.pid],
       // What a deployment behind Caddy or nginx on the same machine sends (a trusted loopback peer).
-      'the same, behind a reverse proxy': [single.urls.gateway, single.token, BEHIND_PROXY, alone.pid],
+      [PROXIED]: [single.urls.gateway, single.token, BEHIND_PROXY, alone.pid],
     };
+    const names = Object.keys(targets);
     const run = ([url, token, headers, idle], seconds) =>
       withStopped(stopIdle ? [idle] : [], () =>
         wrk({ url, token, seconds, connections: CONNECTIONS, headers }),
       ).rps;
     for (const target of Object.values(targets)) run(target, 3); // warm-up
     console.log(
-      `wrk -t1 -c${CONNECTIONS} -d${DURATION}s GET /account/me, ${ROUNDS} rounds, load ${loadavg()}, ` +
-        `single process's heap floor ${heapFloor ? 'on' : 'off'}, ` +
+      `wrk -t1 -c${CONNECTIONS} GET /account/me, ${ROUNDS} rounds of ${CYCLES} cycles of ${SLICE} s a target, ` +
+        `load ${loadavg()}, single process's heap floor ${heapFloor ? 'on' : 'off'}, ` +
         `the process not measured ${stopIdle ? 'stopped (SIGSTOP)' : 'left running'}`,
     );
     for (let round = 1; round <= ROUNDS; round++) {
-      const rps = {};
-      for (const [name, target] of Object.entries(targets)) rps[name] = run(target, DURATION);
-      const gateway = rps['single process, through its gateway'];
-      const own = rps['single process, its identity port'];
-      const ratio = gateway / rps['identity alone'];
+      const cycles = [];
+      for (let c = 0; c < CYCLES; c++) {
+        const rps = {};
+        for (const name of c % 2 ? [...names].reverse() : names) rps[name] = run(targets[name], SLICE);
+        cycles.push(rps);
+      }
+      const mean = (name) => Math.round(cycles.reduce((t, c) => t + c[name], 0) / cycles.length);
+      console.log(`  round ${round}: ${names.map((n) => `${n} ${mean(n)} req/s`).join(', ')} (means)`);
+      const gateway = ratio(cycles, GATEWAY, ALONE);
       console.log(
-        `  round ${round}: ${Object.entries(rps)
-          .map(([n, v]) => `${n} ${v} req/s`)
-          .join(', ')}`,
+        `    through the gateway: ${described(gateway)} of identity alone (target ≥ ${TARGET * 100} %: ` +
+          `${gateway.value >= TARGET ? 'met' : 'NOT met'}), ${described(ratio(cycles, GATEWAY, OWN))} of its own identity port`,
       );
+      console.log(`    its identity port: ${described(ratio(cycles, OWN, ALONE))} of identity alone`);
       console.log(
-        `    through the gateway: ${(ratio * 100).toFixed(1)} % of identity alone (target ≥ ${TARGET * 100} %: ` +
-          `${ratio >= TARGET ? 'met' : 'NOT met'}), ${((gateway / own) * 100).toFixed(1)} % of its own identity port`,
-      );
-      const proxied = rps['the same, behind a reverse proxy'];
-      console.log(
-        `    behind a reverse proxy: ${((proxied / rps['identity alone']) * 100).toFixed(1)} % of identity alone, ` +
-          `${((proxied / own) * 100).toFixed(1)} % of its own identity port`,
+        `    behind a reverse proxy: ${described(ratio(cycles, PROXIED, ALONE))} of identity alone, ` +
+          `${described(ratio(cycles, PROXIED, OWN))} of its own identity port`,
       );
     }
     console.log(`load average after: ${loadavg()}`);
