@@ -21,6 +21,7 @@ import {
   refuseWhileStopping,
   toAppError,
   tooManyRequests,
+  handOffResponseClass,
   type Logger,
 } from '@murmur/platform';
 import { bodyTooLarge, countingLimit, declaredLengthExceeds } from './body-limit.js';
@@ -30,7 +31,7 @@ import { unsafePath } from './paths.js';
 import { sendGatewayError, serviceAbsent } from './errors.js';
 import { registerHealthz, registerInternalEndpoints } from './health.js';
 import { GatewayMetrics } from './metrics.js';
-import { HandOffResponse, type InProcessServices } from './in-process.js';
+import type { InProcessServices } from './in-process.js';
 import { answerUpstreamFailure, isUpstreamFailure, registerProxy } from './proxy.js';
 import { IpRateLimit } from './rate-limit.js';
 import { compileTrust } from './client-address.js';
@@ -116,12 +117,9 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     genReqId: requestId,
     requestIdHeader: false,
     trustProxy: config.TRUST_PROXY,
-    // Its responses can be handed to a service in this process (in-process.ts).
-    http: {
-      maxHeaderSize: MAX_HEADER_SIZE,
-      // Node's type wants a class generic in its request type; ours serves IncomingMessage only.
-      ServerResponse: HandOffResponse as unknown as typeof ServerResponse,
-    },
+    // Its responses can be handed to a service in this process (in-process.ts); the class is every
+    // Murmur server's (libs/platform/src/http/hand-off-response.ts).
+    http: { maxHeaderSize: MAX_HEADER_SIZE, ServerResponse: handOffResponseClass },
     requestTimeout: SERVER_REQUEST_TIMEOUT_MS,
     connectionTimeout: SERVER_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: 72_000,
@@ -342,6 +340,7 @@ export async function createInternalServer(options: {
   const app = fastify({
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true }),
+    http: { ServerResponse: handOffResponseClass },
     frameworkErrors: (err, _request, reply) => {
       sendGatewayError(reply, 'simple', toAppError(err));
     },

@@ -19,13 +19,13 @@ import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerR
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'undici';
-import { isValidRequestId, type Logger } from '@murmur/platform';
+import { HandOffResponse, isValidRequestId, type Logger } from '@murmur/platform';
 import { declaredLengthExceeds } from './body-limit.js';
 import { corsHeaders, isPublic } from './cors.js';
 import { renderGatewayError, serviceTimedOut, serviceUnreachable } from './errors.js';
 import { clientOf, type Trust } from './client-address.js';
 import { forwardRaw } from './http-lane.js';
-import { HandOffResponse, handOffRaw, type InProcessServices, type RawHop } from './in-process.js';
+import { handOffRaw, type InProcessServices, type RawHop } from './in-process.js';
 import { isTimeout } from './proxy.js';
 import type { GatewayMetrics } from './metrics.js';
 import { unsafePath } from './paths.js';

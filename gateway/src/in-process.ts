@@ -23,14 +23,10 @@
 //   with backpressure: the request body is handed to the service as the client's stream, and the
 //   response is handed back as a stream from the moment the service writes its head — the archive
 //   import and XML-RPC bodies are never held whole.
-import {
-  ServerResponse,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-} from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
+import { HandOffResponse, type HandedOff } from '@murmur/platform';
 import { findBodyLimitCause } from './body-limit.js';
 import { isPublic } from './cors.js';
 import { connectionListed, passServiceHeader } from './hop-by-hop.js';
@@ -236,6 +232,7 @@ export interface RawHop {
  * The head the client gets: the gateway's headers, then the service's as the proxy would rewrite them
  * (proxy.ts: hop-by-hop headers dropped, CORS only on public routes, the gateway's request id) — built
  * in one pass into a fresh object, without the intermediate copies and deletions of the proxy's path.
+ * The response's class (HandOffResponse) calls it once, as the head leaves: the hop's metrics hear it.
  */
 function clientHead(res: ServerResponse, given: unknown, hop: RawHop): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
@@ -261,85 +258,12 @@ function clientHead(res: ServerResponse, given: unknown, hop: RawHop): OutgoingH
   }
   if (object) for (const name in object) pass(name.toLowerCase(), object[name]);
   out['x-request-id'] = hop.requestId;
+  hop.onHead();
   return out;
 }
 
-/** What a response handed to a service carries while the service answers on it (handOffRaw). */
-interface HandedOff {
-  readonly hop: RawHop;
-  readonly timer: NodeJS.Timeout;
-  /** The service's head has been rewritten and sent; its writes now reach the socket untouched. */
-  headSent: boolean;
-  /**
-   * Set when the gateway answered for the service — it missed the route's timeout (504) or dropped its
-   * response unanswered (502) — so whatever the service writes later is dropped. `gatewayWriting` lets
-   * the gateway's own answer through.
-   */
-  abandoned: boolean;
-  gatewayWriting: boolean;
-}
-
-/**
- * The gateway server's response class (app.ts passes it to Node as `ServerResponse`). A response handed to
- * a service in process carries its hand-off in `handedOff`, and these methods rewrite the service's head
- * on its way out and drop what the service writes after the gateway answered for it. They are the class's
- * own, not functions set on each response: every response then has one shape, and the service's and
- * Node's code that writes to it sees one class, where setting four methods on each handed-off response
- * gave those responses a shape of their own and allocated four closures a request.
- */
-export class HandOffResponse extends ServerResponse {
-  handedOff: HandedOff | null = null;
-
-  override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
-    const state = this.handedOff;
-    if (state !== null && !state.headSent) {
-      if (state.abandoned)
-        return state.gatewayWriting
-          ? super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders)
-          : this;
-      state.headSent = true;
-      const out = clientHead(this, headers ?? (typeof reason === 'string' ? undefined : reason), state.hop);
-      state.hop.onHead();
-      return typeof reason === 'string'
-        ? super.writeHead(statusCode, reason, out)
-        : super.writeHead(statusCode, out);
-    }
-    return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
-  }
-
-  override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
-    const state = this.handedOff;
-    if (state !== null) {
-      if (state.abandoned) {
-        if (!state.gatewayWriting) return true;
-      } else state.timer.refresh();
-    }
-    return super.write(chunk, encoding as BufferEncoding, callback as () => void);
-  }
-
-  override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-    const state = this.handedOff;
-    if (state !== null && state.abandoned && !state.gatewayWriting) {
-      const done = [chunk, encoding, callback].find((a) => typeof a === 'function') as
-        (() => void) | undefined;
-      done?.();
-      return this;
-    }
-    return super.end(chunk, encoding as BufferEncoding, callback as () => void);
-  }
-
-  /** A service that drops its response before answering: the client gets the proxy's 502, not a reset. */
-  override destroy(error?: Error): this {
-    const state = this.handedOff;
-    if (state === null || state.abandoned || this.headersSent || this.req.socket?.destroyed)
-      return super.destroy(error);
-    answerInstead(this, state, new InProcessFailure(error));
-    return this;
-  }
-}
-
 /** The gateway answers `error` on `res` in place of the service, whose later writes are then dropped. */
-function answerInstead(res: HandOffResponse, state: HandedOff, error: Error): void {
+function answerInstead(res: HandOffResponse, state: HandedOff<RawHop>, error: Error): void {
   state.abandoned = true;
   state.gatewayWriting = true;
   state.hop.answerError(error);
@@ -349,14 +273,22 @@ function answerInstead(res: HandOffResponse, state: HandedOff, error: Error): vo
 
 /** The route's timeout: before the head the gateway answers 504; between body chunks the body is cut, as undici's bodyTimeout cuts a proxied body. */
 function handOffTimedOut(res: HandOffResponse): void {
-  const state = res.handedOff!;
+  const state = handedOff(res);
   if (res.headersSent) res.destroy(new InProcessTimeout());
   else answerInstead(res, state, new InProcessTimeout());
 }
 
+/** The hand-off `res` carries (set by handOffRaw). */
+const handedOff = (res: HandOffResponse) => res.handedOff as HandedOff<RawHop>;
+
+/** A service that drops its response before answering: the client gets the proxy's 502, not a reset. */
+function serviceDropped(res: HandOffResponse, error: Error | undefined): void {
+  answerInstead(res, handedOff(res), new InProcessFailure(error));
+}
+
 /** A response emits `close` after `finish`, or alone when its connection was lost: one listener, shared. */
 function handOffClosed(this: HandOffResponse): void {
-  const state = this.handedOff!;
+  const state = handedOff(this);
   clearTimeout(state.timer);
   state.hop.onClose?.();
 }
@@ -372,13 +304,16 @@ export function handOffRaw(
   res: HandOffResponse,
   hop: RawHop,
 ): void {
-  res.handedOff = {
+  const state: HandedOff<RawHop> = {
     hop,
     timer: setTimeout(handOffTimedOut, hop.timeoutMs, res),
+    rewriteHead: clientHead,
+    serviceDropped,
     headSent: false,
     abandoned: false,
     gatewayWriting: false,
   };
+  res.handedOff = state;
   res.on('close', handOffClosed);
   // The request as it would leave for the service: its path and the headers the proxy would send.
   raw.url = hop.url;

@@ -18,6 +18,7 @@ import type { Store } from '../store/port.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import { Authenticator, type AuthenticatorOptions } from './authenticator.js';
 import { answerUnreadableRequest } from './client-error.js';
+import { handOffResponseClass } from './hand-off-response.js';
 import { registerBodyParsers } from './body.js';
 import { renderError, toAppError, type ErrorStyle } from './errors.js';
 import { registerObservability } from './observability.js';
@@ -155,7 +156,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     connectionTimeout: options.connectionTimeoutMs ?? 120_000,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 72_000,
     routerOptions: { maxParamLength: options.maxParamLength ?? 200 },
-    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    // One response class for every server of the process (hand-off-response.ts says why).
+    http: { maxHeaderSize: MAX_HEADER_SIZE, ServerResponse: handOffResponseClass },
     // Answered by refuseWhileStopping (shutdown.ts) in the area's error shape, with Retry-After.
     return503OnClosing: false,
     clientErrorHandler: answerUnreadableRequest,

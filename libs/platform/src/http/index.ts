@@ -73,3 +73,4 @@ export {
 export { PROBE_PATHS } from './observability.js';
 export { answerUnreadableRequest } from './client-error.js';
 export { closeConnectionsAfter, connectionGraceMs, refuseWhileStopping } from './shutdown.js';
+export { HandOffResponse, handOffResponseClass, type HandedOff } from './hand-off-response.js';

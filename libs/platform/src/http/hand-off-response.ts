@@ -1,0 +1,90 @@
+// The response class of every Murmur HTTP server (createHttpApp, the gateway and its internal server).
+// When the gateway runs services in its own process it hands a client's response to a service's
+// router (gateway/src/in-process.ts); these methods then rewrite the service's head on its way out
+// and drop what the service writes after the gateway answered for it. While nothing is handed off
+// (`handedOff` null) each method is one check and Node's own.
+//
+// Why one class for every server, not a subclass for the gateway's alone: V8 optimises the code that
+// writes responses — Node's http internals, Fastify's reply, our hooks — for the classes of response it
+// has seen there. With the gateway's responses of one class and the services' of another, that code
+// saw two in the single process, and serving a service at its own port got slower once the gateway had
+// been used. Measured with interleaved 1 s slices of `wrk -c50` on `GET /account/me`, 60 cycles each
+// (bench/README.md, "2026-11-28: one response class"): through the gateway 86.4 % of identity alone with
+// two classes, 90.6 % with one.
+import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
+
+/** What a handed-off response carries while a service answers on it (set by whoever handed it on). */
+export interface HandedOff<Hop = unknown> {
+  /** The hand-off's own data, given back to `rewriteHead` and `serviceDropped`. */
+  readonly hop: Hop;
+  /** The route's timeout: refreshed by every write of the service's body. */
+  readonly timer: NodeJS.Timeout;
+  // Methods, not function-typed fields: a HandedOff<SomeHop> is then a HandedOff<unknown> as well.
+  /** The head the client gets from the one the service wrote (`given`: its headers object, if any). */
+  rewriteHead(res: HandOffResponse, given: unknown, hop: Hop): OutgoingHttpHeaders;
+  /** The service destroyed its response before answering: answer for it. */
+  serviceDropped(res: HandOffResponse, error: Error | undefined): void;
+  /** The service's head has been rewritten and sent; its writes now reach the socket untouched. */
+  headSent: boolean;
+  /**
+   * Set when the one who handed it on answered for the service — it missed the route's timeout or
+   * dropped its response unanswered — so whatever the service writes later is dropped. `gatewayWriting`
+   * lets that answer through.
+   */
+  abandoned: boolean;
+  gatewayWriting: boolean;
+}
+
+export class HandOffResponse extends ServerResponse {
+  handedOff: HandedOff | null = null;
+
+  override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
+    const state = this.handedOff;
+    if (state !== null && !state.headSent) {
+      if (state.abandoned)
+        return state.gatewayWriting
+          ? super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders)
+          : this;
+      state.headSent = true;
+      const given = headers ?? (typeof reason === 'string' ? undefined : reason);
+      const out = state.rewriteHead(this, given, state.hop);
+      return typeof reason === 'string'
+        ? super.writeHead(statusCode, reason, out)
+        : super.writeHead(statusCode, out);
+    }
+    return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders);
+  }
+
+  override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    const state = this.handedOff;
+    if (state !== null) {
+      if (state.abandoned) {
+        if (!state.gatewayWriting) return true;
+      } else state.timer.refresh();
+    }
+    return super.write(chunk, encoding as BufferEncoding, callback as () => void);
+  }
+
+  override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+    const state = this.handedOff;
+    if (state !== null && state.abandoned && !state.gatewayWriting) {
+      const done = [chunk, encoding, callback].find((a) => typeof a === 'function') as
+        (() => void) | undefined;
+      done?.();
+      return this;
+    }
+    return super.end(chunk, encoding as BufferEncoding, callback as () => void);
+  }
+
+  /** A service that drops its response before answering: the one who handed it on answers instead. */
+  override destroy(error?: Error): this {
+    const state = this.handedOff;
+    if (state === null || state.abandoned || this.headersSent || this.req.socket?.destroyed)
+      return super.destroy(error);
+    state.serviceDropped(this, error);
+    return this;
+  }
+}
+
+/** Node's type wants a class generic in its request type; this one serves IncomingMessage only. */
+export const handOffResponseClass = HandOffResponse as unknown as typeof ServerResponse;
