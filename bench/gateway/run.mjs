@@ -11,6 +11,8 @@
 // `node bench/gateway/run.mjs`.
 // Options: --duration=<s> (10), --warmup=<s> (3), --connections=<n> (50), --log-level=<level> (warn),
 //          --entries-connections=<n,…> (the concurrencies of 2.: --connections and 1),
+//          --entries-rate=<fraction> (2. is also measured at this share of the reader's own saturated
+//          rate, on --connections connections, in interleaved slices; 0.5; 0 leaves it out),
 //          --load=<autocannon|wrk> (the load generator; wrk must be installed),
 //          --no-heap-floor (start the gateway and the single process without their heap floors),
 //          --only=<distributed,reader,single> (all three), --cpu-prof=<dir> (the gateway processes
@@ -25,7 +27,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { heapFloorFlag } from '@murmur/platform';
-import { BenchError, flag, freePort, option } from '../lib/cli.mjs';
+import { BenchError, flag, freePort, option, stats } from '../lib/cli.mjs';
+import { pacedLoad } from '../lib/paced.mjs';
 import { requireTools, wrkAsync } from './wrk.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -49,6 +52,14 @@ if (loadGenerator !== 'autocannon' && loadGenerator !== 'wrk')
 // The entries page is measured at each of these concurrencies: at 50 the reader is saturated and its
 // p99 is mostly queueing; at 1 it is the time one request takes.
 const entriesConnections = option('entries-connections', `${connections},1`).split(',').map(Number);
+// Saturated, a p99 is the queue's length: what the gateway adds there is the CPU it takes from the reader
+// on the same cores, times the queue. At a fixed rate below saturation (an open-loop load, evenly spaced
+// as wrk2 sends it: bench/lib/paced.mjs) the p99 is what a request costs when the server has room — the
+// latency a client sees at that load. `entriesRate` is that rate as a share of the reader's own
+// saturated throughput at --connections.
+const entriesRate = Number(option('entries-rate', '0.5'));
+const PACED_SLICES = 10;
+const PACED_SLICE_S = 2;
 
 // The gateway and the single process start as they are deployed, with their heap floors
 // (libs/platform/src/runtime/heap.ts); --no-heap-floor starts them without, to show the difference.
@@ -194,6 +205,39 @@ async function compare(first, second, token, atConnections = connections) {
   const a = await load(first, token, durationS, atConnections);
   const b = await load(second, token, durationS, atConnections);
   return [a, b];
+}
+
+/**
+ * Both URLs at `rate` requests/s on at most `atConnections` connections (bench/lib/paced.mjs: evenly
+ * spaced, timed from when each was due), in PACED_SLICES interleaved slices of PACED_SLICE_S seconds
+ * (first, second, then second, first, …) so both see the same machine; p50/p99 over all of a side's
+ * answers.
+ */
+async function pacedCompare(first, second, token, rate, atConnections) {
+  const sides = [first, second].map(() => ({ samples: [], non2xx: 0, errors: 0, timeouts: 0, total: 0 }));
+  for (let slice = 0; slice < PACED_SLICES; slice++) {
+    for (const side of slice % 2 ? [1, 0] : [0, 1]) {
+      const r = await pacedLoad({
+        url: side === 0 ? first : second,
+        headers: { authorization: `Bearer ${token}` },
+        rate,
+        seconds: PACED_SLICE_S,
+        connections: atConnections,
+      });
+      const into = sides[side];
+      into.samples.push(...r.samples);
+      for (const k of ['non2xx', 'errors', 'timeouts', 'total']) into[k] += r[k];
+    }
+  }
+  return sides.map(({ samples, ...counts }) => {
+    const s = stats(samples);
+    return {
+      requestsPerSecond: Math.round(counts.total / (PACED_SLICES * PACED_SLICE_S)),
+      p50Ms: s.p50,
+      p99Ms: s.p99,
+      ...counts,
+    };
+  });
 }
 
 /** A JSON line a child printed that has `ready`. */
@@ -408,6 +452,37 @@ async function main() {
           ['via gateway', g],
         ]);
         console.log(`throughput ratio: ${(measured.ratio * 100).toFixed(1)} % of direct`);
+        console.log(
+          `added p99: ${measured.addedP99Ms.toFixed(2)} ms (target ≤ ${TARGET_ENTRIES_ADDED_P99_MS} ms): ${verdict(measured.addedP99Ms <= TARGET_ENTRIES_ADDED_P99_MS)}`,
+        );
+      }
+      const saturated = results.entriesAt[connections]?.direct;
+      if (entriesRate > 0 && saturated) {
+        const rate = Math.max(1, Math.round(saturated.requestsPerSecond * entriesRate));
+        const [d, g] = await pacedCompare(
+          `${readerUrl}${path}`,
+          `${publicUrl}${path}`,
+          token,
+          rate,
+          connections,
+        );
+        all.push(d, g);
+        const measured = {
+          connections,
+          rate,
+          direct: d,
+          gateway: g,
+          addedP99Ms: Math.round((g.p99Ms - d.p99Ms) * 10) / 10,
+        };
+        results.entriesPaced = measured;
+        console.log(
+          `at a fixed ${rate} req/s (${entriesRate * 100} % of the reader's saturated rate), at most ${connections} connections, ` +
+            `evenly spaced (bench/lib/paced.mjs), ${PACED_SLICES} interleaved slices of ${PACED_SLICE_S} s each:`,
+        );
+        printRows([
+          ['reader direct', d],
+          ['via gateway', g],
+        ]);
         console.log(
           `added p99: ${measured.addedP99Ms.toFixed(2)} ms (target ≤ ${TARGET_ENTRIES_ADDED_P99_MS} ms): ${verdict(measured.addedP99Ms <= TARGET_ENTRIES_ADDED_P99_MS)}`,
         );
