@@ -12,7 +12,7 @@
 // Options: --duration=<s> (10), --warmup=<s> (3), --connections=<n> (50), --log-level=<level> (warn),
 //          --entries-connections=<n,…> (the concurrencies of 2.: --connections and 1),
 //          --entries-rate=<fraction> (2. is also measured at this share of the reader's own saturated
-//          rate, on --connections connections, in interleaved slices; 0.5; 0 leaves it out),
+//          rate, on at most --connections connections, in interleaved slices; 0.5; 0 leaves it out),
 //          --load=<autocannon|wrk> (the load generator; wrk must be installed),
 //          --no-heap-floor (start the gateway and the single process without their heap floors),
 //          --only=<distributed,reader,single> (all three), --cpu-prof=<dir> (the gateway processes
@@ -27,7 +27,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { heapFloorFlag } from '@murmur/platform';
-import { BenchError, flag, freePort, option, stats } from '../lib/cli.mjs';
+import { BenchError, cycleOrder, flag, freePort, option, stats } from '../lib/cli.mjs';
 import { pacedLoad } from '../lib/paced.mjs';
 import { requireTools, wrkAsync } from './wrk.mjs';
 
@@ -216,7 +216,7 @@ async function compare(first, second, token, atConnections = connections) {
 async function pacedCompare(first, second, token, rate, atConnections) {
   const sides = [first, second].map(() => ({ samples: [], non2xx: 0, errors: 0, timeouts: 0, total: 0 }));
   for (let slice = 0; slice < PACED_SLICES; slice++) {
-    for (const side of slice % 2 ? [1, 0] : [0, 1]) {
+    for (const side of cycleOrder(slice, [0, 1])) {
       const r = await pacedLoad({
         url: side === 0 ? first : second,
         headers: { authorization: `Bearer ${token}` },

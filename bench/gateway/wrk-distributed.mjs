@@ -10,7 +10,7 @@
 // in one --duration run a side. Needs wrk and taskset (wrk.mjs). After a build:
 //   node bench/gateway/wrk-distributed.mjs [--rounds=2] [--cycles=20] [--slice=1] [--duration=10] [--connections=50]
 import { cpus } from 'node:os';
-import { BenchError, freePort, loadavg, option, percentile, runMain } from '../lib/cli.mjs';
+import { BenchError, freePort, loadavg, option, cycleOrder, quartiles, runMain } from '../lib/cli.mjs';
 import { requireTools, startGatewayAlone, startIdentityAlone, wrk } from './wrk.mjs';
 
 const ROUNDS = Number(option('rounds', '2'));
@@ -21,12 +21,6 @@ const CONNECTIONS = Number(option('connections', '50'));
 // Issue 16's targets.
 const TARGET_RATIO = 0.75;
 const TARGET_ADDED_P99_MS = 3;
-
-const median = (values) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
   const gatewayPort = await freePort();
@@ -48,12 +42,12 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
       const cycles = [];
       for (let c = 0; c < CYCLES; c++) {
         const cycle = {};
-        for (const side of c % 2 ? ['through', 'direct'] : ['direct', 'through'])
+        for (const side of cycleOrder(c, ['direct', 'through']))
           cycle[side] = run(side === 'direct' ? identity.me : gateway.me, SLICE);
         cycles.push(cycle);
       }
       const sum = (side) => cycles.reduce((total, c) => total + c[side].rps, 0);
-      const ratio = median(cycles.map((c) => c.through.rps / c.direct.rps));
+      const ratio = quartiles(cycles.map((c) => c.through.rps / c.direct.rps)).median;
       // A p99 from 1 s runs counts each run's start (fifty new connections) far more than a long run
       // does — direct p99s of 40–49 ms against 7 ms — so the added p99 comes from one --duration run a side.
       const direct = run(identity.me, DURATION);

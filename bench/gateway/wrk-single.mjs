@@ -23,7 +23,7 @@
 // identical processes by up to 6 % depending on the order they ran in. --keep-idle-running leaves it.
 // The single process starts as `npm start` starts it, with its heap floor (libs/platform/src/runtime/heap.ts);
 // --no-heap-floor starts it without. Identity alone starts as it is deployed, without one.
-import { flag, loadavg, option, percentile, runMain } from '../lib/cli.mjs';
+import { cycleOrder, flag, loadavg, option, quartiles, runMain } from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
 import { requireTools, startIdentityAlone, withStopped, wrk } from './wrk.mjs';
 
@@ -45,13 +45,8 @@ const pct = (x) => `${(x * 100).toFixed(1)} %`;
 /** The median of the cycles' ratios `a / b`, their interquartile range, and `a / b` over the sums. */
 function ratio(cycles, a, b) {
   const sum = (name) => cycles.reduce((total, c) => total + c[name], 0);
-  const each = cycles.map((c) => c[a] / c[b]).sort((x, y) => x - y);
-  return {
-    value: percentile(each, 50),
-    q1: percentile(each, 25),
-    q3: percentile(each, 75),
-    sums: sum(a) / sum(b),
-  };
+  const { q1, median, q3 } = quartiles(cycles.map((c) => c[a] / c[b]));
+  return { value: median, q1, q3, sums: sum(a) / sum(b) };
 }
 
 const described = ({ value, q1, q3, sums }) =>
@@ -87,7 +82,7 @@ runMain(async () => {
       const cycles = [];
       for (let c = 0; c < CYCLES; c++) {
         const rps = {};
-        for (const name of c % 2 ? [...names].reverse() : names) rps[name] = run(targets[name], SLICE);
+        for (const name of cycleOrder(c, names)) rps[name] = run(targets[name], SLICE);
         cycles.push(rps);
       }
       const mean = (name) => Math.round(cycles.reduce((t, c) => t + c[name], 0) / cycles.length);

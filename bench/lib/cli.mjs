@@ -27,6 +27,18 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/** The median and the interquartile range (nearest rank) of `values`, in any order. */
+export function quartiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { q1: percentile(sorted, 25), median: percentile(sorted, 50), q3: percentile(sorted, 75) };
+}
+
+/**
+ * The order to measure `items` in on cycle `cycle` of an interleaved run: as given, then reversed every
+ * other cycle, so that no item always runs first (bench/gateway/wrk-single.mjs says why interleave).
+ */
+export const cycleOrder = (cycle, items) => (cycle % 2 ? [...items].reverse() : items);
+
 /** Count, p50, p95, p99 and max of millisecond samples, rounded to 0.1 ms. */
 export function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);

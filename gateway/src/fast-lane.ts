@@ -88,7 +88,7 @@ export function createFastLane(
     if (!entry) return false;
     if (!targets[entry.service]) return false;
     const service = inProcess[entry.service];
-    // Only a response of the gateway's own server class can be handed to a service (in-process.ts).
+    // Only a response of the platform's class (every Murmur server's, not inject()'s) can be handed on.
     if (service && !(res instanceof HandOffResponse)) return false;
     const pool = service ? undefined : opts.pools.get(entry.service);
     if (!service && !pool) return false;

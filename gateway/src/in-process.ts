@@ -98,8 +98,8 @@ export function dispatchInProcess(
   // The root content-type parser hands on the raw stream (app.ts); no body, no stream.
   const candidate = request.body as Readable | undefined;
   const body = typeof candidate?.pipe === 'function' ? candidate : undefined;
-  // A response of the gateway's server can be handed off (HandOffResponse); one made by the gateway's own
-  // inject() cannot, and goes the injection's way like a chunked body.
+  // A response of the gateway's server can be handed off (the platform's HandOffResponse); one made by the
+  // gateway's own inject() cannot, and goes the injection's way like a chunked body.
   const response = reply.raw;
   if ((body === undefined || body === raw) && response instanceof HandOffResponse) {
     handOff(service, request, reply, response, hop);

@@ -8,9 +8,9 @@
 // writes responses — Node's http internals, Fastify's reply, our hooks — for the classes of response it
 // has seen there. With the gateway's responses of one class and the services' of another, that code
 // saw two in the single process, and serving a service at its own port got slower once the gateway had
-// been used. Measured with interleaved 1 s slices of `wrk -c50` on `GET /account/me`, 60 cycles each
-// (bench/README.md, "2026-11-28: one response class"): through the gateway 86.4 % of identity alone with
-// two classes, 90.6 % with one.
+// been used (4–5 % slower, interleaved 1 s slices of `wrk -c50`). With one class, a paired run through the
+// gateway gave 90.6 % of identity alone against 86.4 % with two; the benchmark itself did not show the
+// gain beyond its spread (bench/README.md, "2026-11-28: interleaved slices, one response class, …").
 import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
 
 /** What a handed-off response carries while a service answers on it (set by whoever handed it on). */
