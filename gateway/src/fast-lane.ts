@@ -29,7 +29,7 @@ import { handOffRaw, type InProcessServices, type RawHop } from './in-process.js
 import { isTimeout } from './proxy.js';
 import type { GatewayMetrics } from './metrics.js';
 import { unsafePath } from './paths.js';
-import { withoutHopByHop } from './hop-by-hop.js';
+import { hasHopByHop, withoutHopByHop } from './hop-by-hop.js';
 import { IpRateLimit } from './rate-limit.js';
 import { DEFAULT_BODY_LIMIT, resolveRoute, type ErrorStyle, type ServiceName } from './routes.js';
 import type { Targets } from './config.js';
@@ -110,8 +110,10 @@ export function createFastLane(
     const publicRoute = isPublic(entry);
     const gatewayHeaders = publicRoute ? publicRouteHeaders : routeHeaders;
 
-    // The headers as the proxy sends them (proxy.ts: upstreamHeaders, then rewriteRequestHeaders).
-    const upstream: IncomingHttpHeaders = withoutHopByHop(headers);
+    // The headers as the proxy sends them (proxy.ts: upstreamHeaders, then rewriteRequestHeaders). Most
+    // clients send no hop-by-hop header: their own object is then completed in place — nothing reads
+    // the client's headers once the request is handed on — rather than copied.
+    const upstream: IncomingHttpHeaders = hasHopByHop(headers) ? withoutHopByHop(headers) : headers;
     // In process, the service's peer is the client's, and it reads the forwarded headers only from a peer
     // it trusts (the same TRUST_PROXY): an untrusted one must find our host in Host itself.
     upstream.host =

@@ -50,6 +50,12 @@ export function stripHopByHop(
   return headers;
 }
 
+/** Whether `headers` holds a hop-by-hop header (a Connection header among them: it is one itself). */
+export function hasHopByHop(headers: IncomingHttpHeaders): boolean {
+  for (const name in headers) if (HOP_BY_HOP.has(name)) return true;
+  return false;
+}
+
 /**
  * A copy of `headers` without the hop-by-hop headers. Built by adding, never by deleting: an object
  * that lost a property is slower to read for every hook of the service that reads the copy.

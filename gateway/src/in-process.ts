@@ -29,7 +29,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } fro
 import { HandOffResponse, type HandedOff } from '@murmur/platform';
 import { findBodyLimitCause } from './body-limit.js';
 import { isPublic } from './cors.js';
-import { connectionListed, passServiceHeader } from './hop-by-hop.js';
+import { connectionListed, isCorsHeader, isHopByHop, passServiceHeader } from './hop-by-hop.js';
 
 /** The Fastify instance of each service that runs in this process. */
 export type InProcessServices = Partial<Record<string, FastifyInstance>>;
@@ -230,18 +230,27 @@ export interface RawHop {
 
 /**
  * The head the client gets: the gateway's headers, then the service's as the proxy would rewrite them
- * (proxy.ts: hop-by-hop headers dropped, CORS only on public routes, the gateway's request id) — built
- * in one pass into a fresh object, without the intermediate copies and deletions of the proxy's path.
+ * (proxy.ts: hop-by-hop headers dropped, CORS only on public routes, the gateway's request id). When
+ * nothing of the service's is dropped (passesWhole) its own object is completed in place; otherwise the
+ * head is built in one pass into a fresh object, without the proxy's intermediate copies and deletions.
  * The response's class (HandOffResponse) calls it once, as the head leaves: the hop's metrics hear it.
  */
 function clientHead(res: ServerResponse, given: unknown, hop: RawHop): OutgoingHttpHeaders {
+  const object =
+    given && typeof given === 'object' && !Array.isArray(given) ? (given as OutgoingHttpHeaders) : null;
+  // What a Fastify reply writes: one object of lower-case names, nothing set before, nothing to drop.
+  if (object !== null && res.getHeaderNames().length === 0 && passesWhole(object, hop.publicRoute)) {
+    const gateway = hop.gatewayHeaders;
+    for (const name in gateway) if (object[name] === undefined) object[name] = gateway[name];
+    object['x-request-id'] = hop.requestId;
+    hop.onHead();
+    return object;
+  }
   const out: OutgoingHttpHeaders = {};
   const gateway = hop.gatewayHeaders;
   for (const name in gateway) out[name] = gateway[name];
   // Headers the service set with setHeader before writeHead (Node would merge them with the head's).
   const preset = res.getHeaderNames();
-  const object =
-    given && typeof given === 'object' && !Array.isArray(given) ? (given as OutgoingHttpHeaders) : null;
   // The Connection header names more headers of this hop only; its name may come in any case.
   let connection: unknown = preset.length > 0 ? res.getHeader('connection') : undefined;
   if (object) {
@@ -260,6 +269,20 @@ function clientHead(res: ServerResponse, given: unknown, hop: RawHop): OutgoingH
   out['x-request-id'] = hop.requestId;
   hop.onHead();
   return out;
+}
+
+/**
+ * Whether the client may get the service's head object itself, completed in place rather than copied:
+ * every name is lower case (so none can double a gateway header under another case) and none would be
+ * dropped (passServiceHeader: hop-by-hop, or CORS on a route without CORS). The service does not read
+ * the object after writing its head.
+ */
+function passesWhole(object: OutgoingHttpHeaders, publicRoute: boolean): boolean {
+  for (const name in object) {
+    if (object[name] === undefined || name !== name.toLowerCase() || isHopByHop(name, null)) return false;
+    if (!publicRoute && isCorsHeader(name)) return false;
+  }
+  return true;
 }
 
 /** The gateway answers `error` on `res` in place of the service, whose later writes are then dropped. */

@@ -58,6 +58,10 @@ function firstSegment(path: string): string {
   return end === -1 ? path.slice(1) : path.slice(1, end);
 }
 
+/** How many paths a method's memo keeps, and the longest path it keeps (RouteMatcher.match). */
+const MEMO_PATHS = 1024;
+const MEMO_PATH_LENGTH = 256;
+
 export class RouteMatcher<R extends MatcherRow> {
   // Rows grouped by literal first segment, most specific first: a lookup tests only the few rows that
   // could match. Rows whose first segment is a parameter (`/{username}/`) are tried after the group.
@@ -88,13 +92,29 @@ export class RouteMatcher<R extends MatcherRow> {
     }
   }
 
+  // What recent lookups found, by method then path: most traffic asks for a few paths again and again,
+  // and a hit costs one map lookup where a miss tests a group's patterns. Bounded twice — paths longer
+  // than MEMO_PATH_LENGTH are not kept, and a method's map is emptied when it reaches MEMO_PATHS — so
+  // a client inventing paths costs the process at most MEMO_PATHS short strings per method.
+  private readonly memo = new Map<string, Map<string, R | null>>();
+
   /** The most specific row whose pattern matches `pathname` and whose methods include `method`. */
   match(method: string, pathname: string): R | null {
+    let byPath = this.memo.get(method);
+    const known = byPath?.get(pathname);
+    if (known !== undefined) return known;
     const m = method.toUpperCase();
     const group = this.byFirstSegment.get(firstSegment(pathname));
-    return (group && first(group, m, pathname)) ?? first(this.parameterFirst, m, pathname);
+    const found = (group && first(group, m, pathname)) ?? first(this.parameterFirst, m, pathname);
+    if (pathname.length <= MEMO_PATH_LENGTH) {
+      if (!byPath) this.memo.set(method, (byPath = new Map()));
+      else if (byPath.size >= MEMO_PATHS) byPath.clear();
+      byPath.set(pathname, found);
+    }
+    return found;
   }
 }
+
 
 function allows(methods: ReadonlySet<string> | null, method: string): boolean {
   return methods === null || methods.has(method) || (method === 'HEAD' && methods.has('GET'));

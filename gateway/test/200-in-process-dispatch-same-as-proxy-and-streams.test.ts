@@ -130,7 +130,19 @@ describe.each([
       '/account/me',
       { headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' } },
     ],
+    [
+      'a head written whole in mixed case, its Connection naming another header',
+      'GET',
+      '/account/me',
+      { headers: { 'x-test-raw-hop-headers': '1' } },
+    ],
     ['a public route with its CORS headers', 'GET', '/feeds/ada.json', {}],
+    [
+      'a public route whose service sets a CORS header itself',
+      'GET',
+      '/feeds/ada.json',
+      { headers: { 'x-test-send-cors': '1' } },
+    ],
     ['a path no row serves: 404', 'GET', '/nowhere/at/all', {}],
     ['an absent service: 503 in the area’s shape', 'GET', '/sites/ada/', {}],
     [
@@ -170,8 +182,8 @@ describe.each([
       expect(viaLocal.headers['content-length']).toMatch(/^\d+$/);
       delete viaLocal.headers['content-length'];
       delete viaProxy.headers['content-length'];
-    } else if (viaProxy.status === 200) {
-      // the one field the fake service adds to tell the two apart
+    } else if (viaProxy.status === 200 && typeof viaProxy.body === 'object') {
+      // the one field the fake service adds to tell the two apart (in an echo, not a text body)
       expect(viaLocal.body).toMatchObject({ transport: inProcess ? 'in-process' : 'socket' });
       (viaProxy.body as Echo).transport = (viaLocal.body as Echo).transport;
       const echo = viaLocal.body as Echo;

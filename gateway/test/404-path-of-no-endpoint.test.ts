@@ -107,6 +107,25 @@ describe('the route matcher', () => {
     }
   });
 
+  it('answers a path asked again the same way, past its memo of recent paths', () => {
+    const matcher = new RouteMatcher([
+      { pattern: '/feeds/{username}.json', methods: ['GET'], name: 'user' },
+      { pattern: '/feeds/*', methods: ['*'], name: 'prefix' },
+    ]);
+    const ask = () => [
+      matcher.match('GET', '/feeds/ada.json')?.name,
+      matcher.match('POST', '/feeds/ada.json')?.name,
+      matcher.match('GET', '/nowhere'),
+      matcher.match('GET', `/feeds/${'a'.repeat(300)}.json`)?.name,
+    ];
+    const first = ask();
+    expect(first).toEqual(['user', 'prefix', null, 'user']);
+    expect(ask()).toEqual(first);
+    // More distinct paths than the memo keeps: it is emptied and refilled, and the answers stay.
+    for (let i = 0; i < 3000; i++) expect(matcher.match('GET', `/feeds/u${i}.json`)?.name).toBe('user');
+    expect(ask()).toEqual(first);
+  });
+
   it('refuses a malformed pattern when the table is built', () => {
     expect(() => compilePattern('/feeds/{Bad}.json')).toThrow(/malformed/);
     expect(() => compilePattern('/feeds/*/x')).toThrow(/malformed/);
