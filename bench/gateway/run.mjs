@@ -27,8 +27,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { heapFloorFlag } from '@murmur/platform';
-import { BenchError, cycleOrder, flag, freePort, option, stats } from '../lib/cli.mjs';
-import { pacedLoad } from '../lib/paced.mjs';
+import { BenchError, flag, freePort, option } from '../lib/cli.mjs';
+import { pacedCompare } from '../lib/paced.mjs';
 import { requireTools, wrkAsync } from './wrk.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -205,39 +205,6 @@ async function compare(first, second, token, atConnections = connections) {
   const a = await load(first, token, durationS, atConnections);
   const b = await load(second, token, durationS, atConnections);
   return [a, b];
-}
-
-/**
- * Both URLs at `rate` requests/s on at most `atConnections` connections (bench/lib/paced.mjs: evenly
- * spaced, timed from when each was due), in PACED_SLICES interleaved slices of PACED_SLICE_S seconds
- * (first, second, then second, first, …) so both see the same machine; p50/p99 over all of a side's
- * answers.
- */
-async function pacedCompare(first, second, token, rate, atConnections) {
-  const sides = [first, second].map(() => ({ samples: [], non2xx: 0, errors: 0, timeouts: 0, total: 0 }));
-  for (let slice = 0; slice < PACED_SLICES; slice++) {
-    for (const side of cycleOrder(slice, [0, 1])) {
-      const r = await pacedLoad({
-        url: side === 0 ? first : second,
-        headers: { authorization: `Bearer ${token}` },
-        rate,
-        seconds: PACED_SLICE_S,
-        connections: atConnections,
-      });
-      const into = sides[side];
-      into.samples.push(...r.samples);
-      for (const k of ['non2xx', 'errors', 'timeouts', 'total']) into[k] += r[k];
-    }
-  }
-  return sides.map(({ samples, ...counts }) => {
-    const s = stats(samples);
-    return {
-      requestsPerSecond: Math.round(counts.total / (PACED_SLICES * PACED_SLICE_S)),
-      p50Ms: s.p50,
-      p99Ms: s.p99,
-      ...counts,
-    };
-  });
 }
 
 /** A JSON line a child printed that has `ready`. */
@@ -459,13 +426,14 @@ async function main() {
       const saturated = results.entriesAt[connections]?.direct;
       if (entriesRate > 0 && saturated) {
         const rate = Math.max(1, Math.round(saturated.requestsPerSecond * entriesRate));
-        const [d, g] = await pacedCompare(
-          `${readerUrl}${path}`,
-          `${publicUrl}${path}`,
-          token,
+        const [d, g] = await pacedCompare({
+          urls: [`${readerUrl}${path}`, `${publicUrl}${path}`],
+          headers: { authorization: `Bearer ${token}` },
           rate,
           connections,
-        );
+          slices: PACED_SLICES,
+          sliceSeconds: PACED_SLICE_S,
+        });
         all.push(d, g);
         const measured = {
           connections,

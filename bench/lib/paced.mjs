@@ -7,6 +7,7 @@
 // connection, for the reader's 145 KB entries page).
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { cycleOrder, stats } from './cli.mjs';
 
 /**
  * `GET url` at `rate` requests/s for `seconds` over at most `connections` keep-alive connections. Resolves
@@ -64,4 +65,32 @@ export async function pacedLoad({ url, headers = {}, rate, seconds, connections 
     agent.destroy();
   }
   return result;
+}
+
+/**
+ * Both `urls` at `rate` requests/s on at most `connections` connections (pacedLoad), in `slices`
+ * interleaved slices of `sliceSeconds` (first, second, then second, first, …) so that both see the same
+ * machine: on the shared VMs these benchmarks run on its speed changes every few seconds
+ * (bench/gateway/wrk-single.mjs). Resolves with each side's rate, p50 and p99 over all its answers, and
+ * its failures.
+ */
+export async function pacedCompare({ urls, headers = {}, rate, connections, slices = 10, sliceSeconds = 2 }) {
+  const sides = urls.map(() => ({ samples: [], non2xx: 0, errors: 0, timeouts: 0, total: 0 }));
+  for (let slice = 0; slice < slices; slice++) {
+    for (const side of cycleOrder(slice, [0, 1])) {
+      const r = await pacedLoad({ url: urls[side], headers, rate, seconds: sliceSeconds, connections });
+      const into = sides[side];
+      into.samples.push(...r.samples);
+      for (const k of ['non2xx', 'errors', 'timeouts', 'total']) into[k] += r[k];
+    }
+  }
+  return sides.map(({ samples, ...counts }) => {
+    const s = stats(samples);
+    return {
+      requestsPerSecond: Math.round(counts.total / (slices * sliceSeconds)),
+      p50Ms: s.p50,
+      p99Ms: s.p99,
+      ...counts,
+    };
+  });
 }

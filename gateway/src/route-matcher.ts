@@ -115,7 +115,6 @@ export class RouteMatcher<R extends MatcherRow> {
   }
 }
 
-
 function allows(methods: ReadonlySet<string> | null, method: string): boolean {
   return methods === null || methods.has(method) || (method === 'HEAD' && methods.has('GET'));
 }
