@@ -61,6 +61,11 @@ function firstSegment(path: string): string {
 /** How many paths a method's memo keeps, and the longest path it keeps (RouteMatcher.match). */
 const MEMO_PATHS = 1024;
 const MEMO_PATH_LENGTH = 256;
+/**
+ * The methods whose answers are remembered. A fixed list: the method asked about can be any string a
+ * client writes in a preflight's Access-Control-Request-Method, and each would otherwise get a memo.
+ */
+const MEMO_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 export class RouteMatcher<R extends MatcherRow> {
   // Rows grouped by literal first segment, most specific first: a lookup tests only the few rows that
@@ -93,22 +98,23 @@ export class RouteMatcher<R extends MatcherRow> {
   }
 
   // What recent lookups found, by method then path: most traffic asks for a few paths again and again,
-  // and a hit costs one map lookup where a miss tests a group's patterns. Bounded twice — paths longer
-  // than MEMO_PATH_LENGTH are not kept, and a method's map is emptied when it reaches MEMO_PATHS — so
-  // a client inventing paths costs the process at most MEMO_PATHS short strings per method.
-  private readonly memo = new Map<string, Map<string, R | null>>();
+  // and a hit costs one map lookup where a miss tests a group's patterns. Bounded three ways — only the
+  // MEMO_METHODS, paths up to MEMO_PATH_LENGTH, and a method's map emptied when it reaches MEMO_PATHS —
+  // so a client inventing paths or methods costs the process at most MEMO_PATHS short strings a method.
+  private readonly memo = new Map<string, Map<string, R | null>>(
+    MEMO_METHODS.map((method) => [method, new Map()]),
+  );
 
   /** The most specific row whose pattern matches `pathname` and whose methods include `method`. */
   match(method: string, pathname: string): R | null {
-    let byPath = this.memo.get(method);
+    const byPath = this.memo.get(method);
     const known = byPath?.get(pathname);
     if (known !== undefined) return known;
     const m = method.toUpperCase();
     const group = this.byFirstSegment.get(firstSegment(pathname));
     const found = (group && first(group, m, pathname)) ?? first(this.parameterFirst, m, pathname);
-    if (pathname.length <= MEMO_PATH_LENGTH) {
-      if (!byPath) this.memo.set(method, (byPath = new Map()));
-      else if (byPath.size >= MEMO_PATHS) byPath.clear();
+    if (byPath && pathname.length <= MEMO_PATH_LENGTH) {
+      if (byPath.size >= MEMO_PATHS) byPath.clear();
       byPath.set(pathname, found);
     }
     return found;

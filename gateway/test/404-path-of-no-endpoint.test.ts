@@ -117,9 +117,12 @@ describe('the route matcher', () => {
       matcher.match('POST', '/feeds/ada.json')?.name,
       matcher.match('GET', '/nowhere'),
       matcher.match('GET', `/feeds/${'a'.repeat(300)}.json`)?.name,
+      // a method outside the remembered ones (a preflight may ask about any): answered, not remembered
+      matcher.match('PROPFIND', '/feeds/ada.json')?.name,
+      matcher.match('get', '/feeds/ada.json')?.name,
     ];
     const first = ask();
-    expect(first).toEqual(['user', 'prefix', null, 'user']);
+    expect(first).toEqual(['user', 'prefix', null, 'user', 'prefix', 'user']);
     expect(ask()).toEqual(first);
     // More distinct paths than the memo keeps: it is emptied and refilled, and the answers stay.
     for (let i = 0; i < 3000; i++) expect(matcher.match('GET', `/feeds/u${i}.json`)?.name).toBe('user');
