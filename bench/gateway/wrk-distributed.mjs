@@ -109,7 +109,6 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
         if (side.non2xx + side.errors + side.timeouts > 0)
           throw new BenchError(`paced load: ${JSON.stringify(side)}`);
       const added = g.p99Ms - d.p99Ms;
-      rows.paced = { rate, direct: d, through: g, added };
       console.log(
         `  ${name}, at a fixed ${rate} req/s (${PACED_SHARE * 100} % of direct's saturated rate), at most ${CONNECTIONS} ` +
           `connections, ${PACED_SLICES} interleaved slices of ${PACED_SLICE_S} s: p50 ${d.p50Ms} / p99 ${d.p99Ms} ms direct, ` +

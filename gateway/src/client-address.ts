@@ -6,6 +6,7 @@
 // what a service resolves proxied, through the lane and through the route, for trusted and untrusted peers.
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import { BoundedMemo } from '@murmur/platform';
 
 /** Whether a peer at `address`, `hop` hops from the gateway, is a proxy whose forwarded headers count. */
 export type Trust = (address: string, hop: number) => boolean;
@@ -22,17 +23,9 @@ export function compileTrust(value: boolean | readonly string[]): Trust {
   if (value === true) return () => true;
   if (value === false) return () => false;
   const trust = proxyAddr.compile([...value]);
-  const peers = new Map<string, boolean>();
-  return (address, hop) => {
-    if (hop !== 0) return trust(address, hop);
-    let trusted = peers.get(address);
-    if (trusted === undefined) {
-      trusted = trust(address, 0);
-      if (peers.size >= REMEMBERED_PEERS) peers.clear();
-      peers.set(address, trusted);
-    }
-    return trusted;
-  };
+  const peers = new BoundedMemo<string, boolean>(REMEMBERED_PEERS);
+  const trustPeer = (address: string) => trust(address, 0);
+  return (address, hop) => (hop !== 0 ? trust(address, hop) : peers.answer(address, trustPeer));
 }
 
 export interface Client {

@@ -8,6 +8,8 @@
 // trailing `/*`, then table order decides. So `/feeds/v2/imports.json` beats `/feeds/{username}.json`
 // whatever order the rows are written in, and the table can be grouped by service.
 
+import { BoundedMemo } from '@murmur/platform';
+
 export interface MatcherRow {
   pattern: string;
   /** Upper-case method names; `*` allows every method. A GET row also answers HEAD. */
@@ -101,8 +103,8 @@ export class RouteMatcher<R extends MatcherRow> {
   // and a hit costs one map lookup where a miss tests a group's patterns. Bounded three ways — only the
   // MEMO_METHODS, paths up to MEMO_PATH_LENGTH, and a method's map emptied when it reaches MEMO_PATHS —
   // so a client inventing paths or methods costs the process at most MEMO_PATHS short strings a method.
-  private readonly memo = new Map<string, Map<string, R | null>>(
-    MEMO_METHODS.map((method) => [method, new Map()]),
+  private readonly memo = new Map<string, BoundedMemo<string, R | null>>(
+    MEMO_METHODS.map((method) => [method, new BoundedMemo(MEMO_PATHS)]),
   );
 
   /** The most specific row whose pattern matches `pathname` and whose methods include `method`. */
@@ -113,10 +115,7 @@ export class RouteMatcher<R extends MatcherRow> {
     const m = method.toUpperCase();
     const group = this.byFirstSegment.get(firstSegment(pathname));
     const found = (group && first(group, m, pathname)) ?? first(this.parameterFirst, m, pathname);
-    if (byPath && pathname.length <= MEMO_PATH_LENGTH) {
-      if (byPath.size >= MEMO_PATHS) byPath.clear();
-      byPath.set(pathname, found);
-    }
+    if (byPath && pathname.length <= MEMO_PATH_LENGTH) byPath.set(pathname, found);
     return found;
   }
 }

@@ -17,3 +17,4 @@ export * from './sanitize/index.js';
 export * from './blobs/index.js';
 export * from './outbox/index.js';
 export * from './concurrency/index.js';
+export * from './memo/index.js';

@@ -2,6 +2,8 @@
 // removed, lower-cased — and split on anything that is not a letter or a digit. Posts store their
 // terms when imported; a query is split the same way, so `Café` finds `cafe`.
 
+import { BoundedMemo } from '@murmur/platform';
+
 /** Longer terms are cut to this many characters, in posts and queries alike. */
 export const MAX_TERM_LENGTH = 64;
 /** A post keeps at most this many distinct terms (the first ones: title, then tags, then text). */
@@ -24,14 +26,12 @@ function foldWhole(text: string): string[] {
 // Folding is per character (NFKD, marks, case — Greek final sigma included, which looks only within
 // a word) and whitespace is a separator before and after folding, so the text can be folded one
 // whitespace-separated word at a time; words repeat, so each is folded once and remembered.
-const CACHE_SIZE = 50_000;
-const cache = new Map<string, string[]>();
+const cache = new BoundedMemo<string, string[]>(50_000);
 
 function foldWord(word: string): string[] {
   let terms = cache.get(word);
   if (terms === undefined) {
     terms = foldWhole(word);
-    if (cache.size >= CACHE_SIZE) cache.clear();
     if (word.length <= MAX_TERM_LENGTH) cache.set(word, terms);
   }
   return terms;

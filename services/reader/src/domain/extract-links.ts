@@ -1,11 +1,12 @@
 // The signed extracted-content address of an entry (domain/extracts.ts says why it is signed). Part of
 // the reader's context, so in a file of its own that does not need the context's type.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { BoundedMemo } from '@murmur/platform';
 import type { EntryDoc, ReaderStore } from '../store/index.js';
 
 /** 132 bits of the HMAC: unguessable, and short enough for a tidy URL. */
 const SIGNATURE_CHARS = 22;
-/** How many entries' signatures are remembered (about 100 bytes each); the memo is emptied when full. */
+/** How many entries' signatures are remembered (about 100 bytes each). */
 const REMEMBERED_SIGNATURES = 50_000;
 
 /** Signs and checks the extracted-content address of an entry. */
@@ -13,7 +14,7 @@ export class ExtractLinks {
   // Every entry of a page carries its signed address, and a fresh HMAC costs about 4 µs: 0.4 ms of a
   // 100-entry page's CPU (bench/README.md, 2026-11-28 afternoon). A signature never changes for an
   // entry, and clients read the same entries again and again, so the answers are remembered.
-  private readonly signatures = new Map<number, string>();
+  private readonly signatures = new BoundedMemo<number, string>(REMEMBERED_SIGNATURES);
 
   private constructor(
     private readonly key: Buffer,
@@ -26,15 +27,9 @@ export class ExtractLinks {
   }
 
   private signature(entryId: number): string {
-    const known = this.signatures.get(entryId);
-    if (known !== undefined) return known;
-    const signature = createHmac('sha256', this.key)
-      .update(`entry:${entryId}`)
-      .digest('base64url')
-      .slice(0, SIGNATURE_CHARS);
-    if (this.signatures.size >= REMEMBERED_SIGNATURES) this.signatures.clear();
-    this.signatures.set(entryId, signature);
-    return signature;
+    return this.signatures.answer(entryId, (id) =>
+      createHmac('sha256', this.key).update(`entry:${id}`).digest('base64url').slice(0, SIGNATURE_CHARS),
+    );
   }
 
   /** The address for an entry whose link is a web page; null otherwise (nothing to extract). */
