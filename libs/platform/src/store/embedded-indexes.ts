@@ -100,8 +100,11 @@ export function clearIndexKeys(doc: Plain): void {
 /** A deep copy of a stored document without the hidden fields: what callers get. */
 export function visibleCopy(stored: Plain): Plain {
   const out: Plain = {};
-  for (const [k, v] of Object.entries(stored)) {
-    if (!k.startsWith(HIDDEN_PREFIX) && v !== undefined) out[k] = cloneValue(v, k);
+  const keys = Object.keys(stored);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = stored[k];
+    if (v !== undefined && !k.startsWith(HIDDEN_PREFIX)) out[k] = cloneValue(v, k);
   }
   return out;
 }

@@ -149,6 +149,14 @@ describe('what it refuses', () => {
     await expect(c.updateOne({ _id: 1 }, { $rename: { a: 'b' } } as never)).rejects.toThrow(/unsupported/);
     await expect(c.updateOne({ _id: 1 }, { name: 'b' } as never)).rejects.toThrow(/operators/);
     await expect(c.insertOne({ _id: 2, blob: Buffer.from('x') })).rejects.toThrow(/cannot store Buffer/);
+    // The message names where the value is, however deep, and nothing was stored.
+    await expect(c.insertOne({ _id: 3, a: { b: [1, { c: new Map() }] } })).rejects.toThrow(
+      'cannot store Map at a.b.1.c',
+    );
+    await expect(c.updateOne({ _id: 1 }, { $set: { 'd.e': { f: () => 1 } } })).rejects.toThrow(
+      'cannot store function at d.e.f',
+    );
+    expect(await c.find({})).toEqual([{ _id: 1, name: 'a' }]);
     for (const bad of ['system.indexes', '../escape', 'a/b', ''])
       expect(() => store.collection(bad)).toThrow();
     await expect(openStore('memory:', { service: '../x' })).rejects.toThrow(/service name/);
