@@ -24,6 +24,14 @@ describe('output forms of docs/api/conventions.md, Times', () => {
     expect(formatReaderTime(-1_000_001n)).toBe('1969-12-31T23:59:58.999999Z');
   });
 
+  it('reader: exact at midnight and either side of 2^53 µs, where the arithmetic changes', () => {
+    expect(formatReaderTime(86_399_999_999n)).toBe('1970-01-01T23:59:59.999999Z');
+    expect(formatReaderTime(86_400_000_000n)).toBe('1970-01-02T00:00:00.000000Z');
+    expect(formatReaderTime(-86_400_000_001n)).toBe('1969-12-30T23:59:59.999999Z');
+    expect(formatReaderTime(9_007_199_254_740_991n)).toBe('2255-06-05T23:47:34.740991Z');
+    expect(formatReaderTime(9_007_199_254_740_993n)).toBe('2255-06-05T23:47:34.740993Z');
+  });
+
   it('offset: no fraction, +00:00', () => {
     expect(formatOffsetTime(instant)).toBe('2026-11-21T08:30:00+00:00');
     expect(formatOffsetTime(micros)).toBe('2026-11-21T08:30:00+00:00');
