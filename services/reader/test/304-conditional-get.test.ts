@@ -64,6 +64,26 @@ describe('ETag and If-None-Match', () => {
   });
 });
 
+describe('a body outside ASCII', () => {
+  test('Content-Length counts its bytes, the text arrives whole and the ETag holds', async () => {
+    const title = 'Ünïcödé — ☃ and 🐦';
+    await h.req(ann, 'PATCH', `/feeds/v2/subscriptions/${subId}.json`, { title });
+    const first = await h.get(ann, `/feeds/v2/subscriptions/${subId}.json`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toMatch(/^application\/json/);
+    expect(Number(first.headers['content-length'])).toBe(Buffer.byteLength(first.body));
+    expect(Buffer.byteLength(first.body)).toBeGreaterThan(first.body.length);
+    expect(first.json().title).toBe(title);
+    const again = await h.get(ann, `/feeds/v2/subscriptions/${subId}.json`);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const notModified = await h.get(ann, `/feeds/v2/subscriptions/${subId}.json`, {
+      'if-none-match': first.headers.etag as string,
+    });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.body).toBe('');
+  });
+});
+
 describe('Last-Modified and If-Modified-Since', () => {
   test('an unchanged list → 304; after a change → 200 with a later Last-Modified', async () => {
     // Last-Modified is announced once the second of the last change is over.
