@@ -71,4 +71,4 @@ EXPOSE 8080-8088
 
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The single process and the gateway start with their heap floors (libs/platform/src/runtime/heap.ts).
-CMD ["/bin/sh", "-c", "case \"$SERVICE\" in all) exec node --initial-old-space-size=128 cli/dist/main.js start ;; gateway) exec node --initial-old-space-size=64 gateway/dist/main.js ;; *) exec node \"services/$SERVICE/dist/main.js\" ;; esac"]
+CMD ["/bin/sh", "-c", "case \"$SERVICE\" in all) exec node --initial-old-space-size=128 cli/dist/main.js start ;; gateway) exec node --initial-old-space-size=64 --max-semi-space-size=4 gateway/dist/main.js ;; *) exec node \"services/$SERVICE/dist/main.js\" ;; esac"]

@@ -15,7 +15,8 @@
 //          rate, on at most --connections connections, in interleaved slices; 0.5; 0 leaves it out),
 //          --entries-slices=<n> (how many 2 s slices a side at that rate; 20),
 //          --load=<autocannon|wrk> (the load generator; wrk must be installed),
-//          --no-heap-floor (start the gateway and the single process without their heap floors),
+//          --no-heap-floor (start the gateway and the single process without their launch flags: heap
+//          floors, and the gateway's young-generation cap),
 //          --only=<distributed,reader,single> (all three), --cpu-prof=<dir> (the gateway processes
 //          write V8 CPU profiles there), --json (print the results as one JSON line at the end as well).
 // Exits non-zero only when the benchmark could not run or saw errors; missing a target is reported.
@@ -27,7 +28,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { heapFloorFlag } from '@murmur/platform';
+import { launchFlags } from '@murmur/platform';
 import { BenchError, flag, freePort, option } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';
 import { requireTools, wrkAsync } from './wrk.mjs';
@@ -64,10 +65,10 @@ const entriesRate = Number(option('entries-rate', '0.5'));
 const PACED_SLICES = Number(option('entries-slices', '20'));
 const PACED_SLICE_S = 2;
 
-// The gateway and the single process start as they are deployed, with their heap floors
+// The gateway and the single process start as they are deployed, with their launch flags
 // (libs/platform/src/runtime/heap.ts); --no-heap-floor starts them without, to show the difference.
 const heapFloor = !flag('no-heap-floor');
-const nodeFlagsOf = (which) => (heapFloor ? [heapFloorFlag(which)] : []);
+const nodeFlagsOf = (which) => (heapFloor ? launchFlags(which) : []);
 
 const children = [];
 

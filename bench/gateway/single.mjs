@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { heapFloorFlag } from '@murmur/platform';
+import { launchFlags } from '@murmur/platform';
 import { freePort } from '../lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,7 +23,7 @@ export async function startSingleProcess({ execArgv = [], heapFloor = true } = {
   const [port, internalPort] = [await freePort(), await freePort()];
   const adminToken = randomUUID() + randomUUID();
   // Started as `npm start` starts it: with the single process's heap floor (libs/platform/src/runtime/heap.ts).
-  const flags = [...(heapFloor ? [heapFloorFlag('single')] : []), ...execArgv];
+  const flags = [...(heapFloor ? launchFlags('single') : []), ...execArgv];
   const child = spawn(process.execPath, [...flags, join(here, 'single-process.mjs')], {
     cwd: root,
     env: {

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { heapFloorFlag } from '@murmur/platform';
+import { launchFlags } from '@murmur/platform';
 import { BenchError, freePort } from '../lib/cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -186,7 +186,7 @@ export async function startIdentityAlone({ cpus = '', publicUrl = '' } = {}) {
 
 /**
  * The gateway alone in its own process at `port`, proxying identity over HTTP (the per-IP limit off),
- * started as it is deployed: with its heap floor unless `heapFloor` is false.
+ * started as it is deployed: with its launch flags (heap floor, young-generation cap) unless `heapFloor` is false.
  */
 export async function startGatewayAlone({ port, identityUrl, cpus = '', heapFloor = true }) {
   const internalPort = await freePort();
@@ -204,7 +204,7 @@ export async function startGatewayAlone({ port, identityUrl, cpus = '', heapFloo
     },
     `http://127.0.0.1:${internalPort}/healthz`,
     cpus,
-    heapFloor ? [heapFloorFlag('gateway')] : [],
+    heapFloor ? launchFlags('gateway') : [],
   );
   return { url, me: `${url}/account/me`, stop, pid: stop.pid };
 }

@@ -1,12 +1,12 @@
-// The gateway started by hand without its heap floor (libs/platform/src/runtime/heap.ts) says so in
-// its log, naming the command that sets it; started as the Dockerfile, compose and Kubernetes start
-// it, it does not. The process itself is started: the warning is about how node was launched.
+// The gateway started by hand without its heap floor or its young-generation cap
+// (libs/platform/src/runtime/heap.ts) says so in its log, naming the command that sets them; started as
+// the Dockerfile, compose and Kubernetes start it, it does not. The process itself is started: the warning is about how node was launched.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HEAP_FLOOR_MB, heapFloorFlag } from '@murmur/platform';
+import { HEAP_FLOOR_MB, YOUNG_GENERATION_CAP_MB, heapFloorFlag, launchFlags } from '@murmur/platform';
 import { freePort } from '@murmur/platform/testing';
 
 const entry = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
@@ -58,13 +58,16 @@ async function linesUntilListening(nodeFlags: string[]): Promise<Array<Record<st
 
 const heapWarning = (lines: Array<Record<string, unknown>>) =>
   lines.filter((l) => String(l.msg).includes('started without the heap floor'));
+const capWarning = (lines: Array<Record<string, unknown>>) =>
+  lines.filter((l) => String(l.msg).includes('started without the young-generation cap'));
+const command = `node ${launchFlags('gateway').join(' ')} gateway/dist/main.js`;
 
 describe('the gateway process and its heap floor', () => {
   it('warns, naming the flag, when node was started without it', async () => {
     const warned = heapWarning(await linesUntilListening([]));
     expect(warned).toHaveLength(1);
     expect(warned[0]).toMatchObject({ level: 'warn', heapFloorMb: null, expectedMb: HEAP_FLOOR_MB.gateway });
-    expect(warned[0]!.msg).toContain(`node ${heapFloorFlag('gateway')} gateway/dist/main.js`);
+    expect(warned[0]!.msg).toContain(command);
   });
 
   it('warns when the floor given is lower than the gateway needs', async () => {
@@ -73,9 +76,26 @@ describe('the gateway process and its heap floor', () => {
     expect(warned[0]).toMatchObject({ heapFloorMb: 16 });
   });
 
-  it('says nothing when started as the deployment files start it', async () => {
+  it('warns, naming the command, when started with the floor but without the young-generation cap', async () => {
     const lines = await linesUntilListening([heapFloorFlag('gateway')]);
+    expect(heapWarning(lines)).toEqual([]);
+    const warned = capWarning(lines);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({
+      level: 'warn',
+      semiSpaceMb: null,
+      expectedMb: YOUNG_GENERATION_CAP_MB.gateway,
+    });
+    expect(warned[0]!.msg).toContain(command);
+    expect(
+      capWarning(await linesUntilListening([heapFloorFlag('gateway'), '--max-semi-space-size=16'])),
+    ).toHaveLength(1);
+  });
+
+  it('says nothing when started as the deployment files start it', async () => {
+    const lines = await linesUntilListening(launchFlags('gateway'));
     expect(lines.length).toBeGreaterThan(0);
     expect(heapWarning(lines)).toEqual([]);
+    expect(capWarning(lines)).toEqual([]);
   });
 });

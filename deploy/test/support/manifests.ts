@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { heapFloorFlag } from '@murmur/platform';
+import { launchFlags } from '@murmur/platform';
 import { parse, parseAllDocuments } from 'yaml';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -22,11 +22,11 @@ export function entryOf(process: string): string {
 }
 
 /**
- * The node flags a deployable process starts with: the gateway's heap floor
+ * The node flags a deployable process starts with: the gateway's heap floor and young-generation cap
  * (libs/platform/src/runtime/heap.ts); none for the services.
  */
 export function nodeFlagsOf(process: string): string[] {
-  return process === 'gateway' ? [heapFloorFlag('gateway')] : [];
+  return process === 'gateway' ? launchFlags('gateway') : [];
 }
 
 /** The command that starts a deployable process: `node <flags> <entry>`. */

@@ -11,9 +11,20 @@
 // process (about 50 MB live) gets 128 MB: its gateway path went from 82–85 to 85–88 % of the identity
 // service's own throughput with it, while the identity service alone gained nothing from one.
 //
-// The flag cannot be set from NODE_OPTIONS (V8 flags there are limited to a short list) nor from
-// code once V8 has started, so it is on the launch commands: `npm start`, the Dockerfile, compose and
-// the Kubernetes manifests. An entry started without it logs a warning naming the flag.
+// The gateway's young generation is also capped (`--max-semi-space-size=4`, bench/README.md "2026-11-28
+// (evening)"): the floor only moves the old generation's allowance, while V8 also starts a full collection
+// whenever 64 MB of memory outside the heap has been allocated since the last one. The gateway allocates
+// little on its heap for each large answer it passes on (the bytes are in read buffers outside it), so
+// once a burst of small requests has grown its young generation to V8's 16 MB, young collections — which
+// free those buffers — come seconds apart, the read buffers reach 64 MB first, and V8 ran a full
+// collection every second or two (25–29 in 80 s of entries pages at 226 a second; atomic pauses of
+// 6–12 ms plus marking steps of up to 12 ms) that freed what a young collection would have. Capped at
+// 4 MB, young collections come often enough to free them: no full collection in the same runs, and
+// `GET /account/me` through the gateway kept its throughput and p99 in a paired run.
+//
+// The flags cannot be set from NODE_OPTIONS (V8 flags there are limited to a short list) nor from
+// code once V8 has started, so they are on the launch commands: `npm start`, the Dockerfile, compose and
+// the Kubernetes manifests. An entry started without them logs a warning naming the command.
 import type { Logger } from 'pino';
 
 /** The floor per kind of process, in MB. */
@@ -31,28 +42,51 @@ export function heapFloorFlag(which: HeapFloorProcess): string {
   return `--initial-old-space-size=${HEAP_FLOOR_MB[which]}`;
 }
 
-/** The floor a process was started with, in MB (V8 accepts `-` or `_` in the name), or null. */
-function heapFloorOf(execArgv: readonly string[] = process.execArgv): number | null {
+/** The cap on the young generation's semi-spaces, in MB, of the processes that have one. */
+export const YOUNG_GENERATION_CAP_MB: Partial<Record<HeapFloorProcess, number>> = { gateway: 4 };
+
+/** Every node flag `which` process is launched with: its heap floor, then its young-generation cap. */
+export function launchFlags(which: HeapFloorProcess): string[] {
+  const cap = YOUNG_GENERATION_CAP_MB[which];
+  return [heapFloorFlag(which), ...(cap === undefined ? [] : [`--max-semi-space-size=${cap}`])];
+}
+
+/** The value of V8 flag `--<name>=<MB>` a process was started with (`-` or `_` in the name), or null. */
+function flagMbOf(name: string, execArgv: readonly string[]): number | null {
+  const pattern = new RegExp(`^--${name.replace(/-/g, '[-_]')}=(\\d+)$`);
   let found: number | null = null;
   for (const arg of execArgv) {
-    const m = /^--initial[-_]old[-_]space[-_]size=(\d+)$/.exec(arg);
+    const m = pattern.exec(arg);
     if (m) found = Number(m[1]);
   }
   return found;
 }
 
-/** Logs a warning when this process was started without at least `which`'s floor, naming the command that sets it. */
+/**
+ * Logs a warning when this process was started without at least `which`'s floor, or without its
+ * young-generation cap (or with a larger one), naming the command that sets them.
+ */
 export function warnWithoutHeapFloor(
   logger: Pick<Logger, 'warn'>,
   which: HeapFloorProcess,
   entry: string,
   execArgv: readonly string[] = process.execArgv,
 ): void {
-  const floor = heapFloorOf(execArgv);
-  if (floor !== null && floor >= HEAP_FLOOR_MB[which]) return;
-  logger.warn(
-    { heapFloorMb: floor, expectedMb: HEAP_FLOOR_MB[which] },
-    `started without the heap floor: run \`node ${heapFloorFlag(which)} ${entry}\` ` +
-      '(otherwise large answers make V8 collect the whole heap every few hundred milliseconds; docs/operations.md)',
-  );
+  const command = `node ${launchFlags(which).join(' ')} ${entry}`;
+  const floor = flagMbOf('initial-old-space-size', execArgv);
+  if (floor === null || floor < HEAP_FLOOR_MB[which])
+    logger.warn(
+      { heapFloorMb: floor, expectedMb: HEAP_FLOOR_MB[which] },
+      `started without the heap floor: run \`${command}\` ` +
+        '(otherwise large answers make V8 collect the whole heap every few hundred milliseconds; docs/operations.md)',
+    );
+  const cap = YOUNG_GENERATION_CAP_MB[which];
+  if (cap === undefined) return;
+  const semiSpace = flagMbOf('max-semi-space-size', execArgv);
+  if (semiSpace === null || semiSpace > cap)
+    logger.warn(
+      { semiSpaceMb: semiSpace, expectedMb: cap },
+      `started without the young-generation cap: run \`${command}\` ` +
+        '(otherwise large answers passed on make V8 collect the whole heap every second or two; docs/operations.md)',
+    );
 }

@@ -7,4 +7,11 @@ export {
   type RunningService,
 } from './service.js';
 export { runServiceMain, type MainOptions } from './main.js';
-export { HEAP_FLOOR_MB, heapFloorFlag, warnWithoutHeapFloor, type HeapFloorProcess } from './heap.js';
+export {
+  HEAP_FLOOR_MB,
+  YOUNG_GENERATION_CAP_MB,
+  heapFloorFlag,
+  launchFlags,
+  warnWithoutHeapFloor,
+  type HeapFloorProcess,
+} from './heap.js';
