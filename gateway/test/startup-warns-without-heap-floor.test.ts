@@ -17,7 +17,10 @@ afterEach(() => {
 });
 
 /** Starts the gateway with `nodeFlags`; resolves with its log lines up to the line saying it listens. */
-async function linesUntilListening(nodeFlags: string[]): Promise<Array<Record<string, unknown>>> {
+async function linesUntilListening(
+  nodeFlags: string[],
+  env: Record<string, string> = {},
+): Promise<Array<Record<string, unknown>>> {
   if (!existsSync(entry)) throw new Error('gateway/dist/main.js is not built: run `npm run build`');
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeFlags, entry], {
@@ -28,6 +31,7 @@ async function linesUntilListening(nodeFlags: string[]): Promise<Array<Record<st
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       GATEWAY_INTERNAL_PORT: String(await freePort()),
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -90,6 +94,11 @@ describe('the gateway process and its heap floor', () => {
     expect(
       capWarning(await linesUntilListening([heapFloorFlag('gateway'), '--max-semi-space-size=16'])),
     ).toHaveLength(1);
+    // Given in NODE_OPTIONS, where Node accepts it, it counts as well.
+    const viaOptions = await linesUntilListening([heapFloorFlag('gateway')], {
+      NODE_OPTIONS: '--max-semi-space-size=4',
+    });
+    expect(capWarning(viaOptions)).toEqual([]);
   });
 
   it('says nothing when started as the deployment files start it', async () => {

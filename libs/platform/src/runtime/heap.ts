@@ -70,7 +70,8 @@ export function warnWithoutHeapFloor(
   logger: Pick<Logger, 'warn'>,
   which: HeapFloorProcess,
   entry: string,
-  execArgv: readonly string[] = process.execArgv,
+  // NODE_OPTIONS counts too: --max-semi-space-size is one of the V8 flags Node accepts there.
+  execArgv: readonly string[] = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)],
 ): void {
   const command = `node ${launchFlags(which).join(' ')} ${entry}`;
   const floor = flagMbOf('initial-old-space-size', execArgv);
