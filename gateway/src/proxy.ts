@@ -12,6 +12,7 @@ import type { GatewayMetrics } from './metrics.js';
 import type { Targets } from './config.js';
 import type { Trust } from './client-address.js';
 import { stripHopByHop, withoutHopByHop } from './hop-by-hop.js';
+import { SERVICE_POOL_OPTIONS } from './http-lane.js';
 import { dispatchInProcess, type InProcessHop, type InProcessServices } from './in-process.js';
 import { SITE_HOST_ROUTE, type RouteEntry } from './routes.js';
 
@@ -140,8 +141,9 @@ export function registerProxy(app: FastifyInstance, opts: ProxyOptions): void {
     config: { gatewayProxy: true },
     disableRequestLogging: true,
     destroyAgent: true,
-    // reply-from turns TLS verification off by default; an https service must present a valid certificate.
-    undici: { connections: 128, pipelining: 1, connect: { rejectUnauthorized: true } },
+    // The fast lane's pool options (http-lane.ts): reply-from turns TLS verification off by default, and
+    // idle connections are closed well before the service would close them.
+    undici: { ...SERVICE_POOL_OPTIONS, connect: { ...SERVICE_POOL_OPTIONS.connect } },
     replyOptions: {
       getUpstream: upstreamOf,
       // reply-from retries GETs answered 503 by default; a service saying 503 means it, say it on.
