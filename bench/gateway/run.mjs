@@ -14,13 +14,15 @@
 //          --entries-rate=<fraction> (2. is also measured at this share of the reader's own saturated
 //          rate, on at most --connections connections, in interleaved slices; 0.5; 0 leaves it out),
 //          --entries-slices=<n> (how many 2 s slices a side at that rate; 20),
+//          --entries-pin (at that rate, the reader on CPU 1 and everything else on CPU 0, so the gateway
+//          and the client do not take CPU from the reader; needs taskset),
 //          --load=<autocannon|wrk> (the load generator; wrk must be installed),
 //          --no-heap-floor (start the gateway and the single process without their launch flags: heap
 //          floors, and the gateway's young-generation cap),
 //          --only=<distributed,reader,single> (all three), --cpu-prof=<dir> (the gateway processes
 //          write V8 CPU profiles there), --json (print the results as one JSON line at the end as well).
 // Exits non-zero only when the benchmark could not run or saw errors; missing a target is reported.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -31,7 +33,7 @@ import autocannon from 'autocannon';
 import { launchFlags } from '@murmur/platform';
 import { BenchError, flag, freePort, option } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';
-import { requireTools, wrkAsync } from './wrk.mjs';
+import { pin, requireTools, wrkAsync } from './wrk.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Issue 16's targets.
@@ -64,6 +66,8 @@ const entriesRate = Number(option('entries-rate', '0.5'));
 // each side, and the same code measured +1.1 and +2.1 ms an hour apart.
 const PACED_SLICES = Number(option('entries-slices', '20'));
 const PACED_SLICE_S = 2;
+const entriesPin = flag('entries-pin');
+if (entriesPin) requireTools({ pinning: true });
 
 // The gateway and the single process start as they are deployed, with their launch flags
 // (libs/platform/src/runtime/heap.ts); --no-heap-floor starts them without, to show the difference.
@@ -430,6 +434,12 @@ async function main() {
       const saturated = results.entriesAt[connections]?.direct;
       if (entriesRate > 0 && saturated) {
         const rate = Math.max(1, Math.round(saturated.requestsPerSecond * entriesRate));
+        if (entriesPin) {
+          pin('1', reader.child.pid);
+          const natsPids = spawnSync('pgrep', ['-f', `nats-server .*-p ${nats.port} `], { encoding: 'utf8' });
+          const rest = [process.pid, gateway.child.pid, identity.child.pid];
+          for (const pid of [...rest, ...natsPids.stdout.split('\n').filter(Boolean)]) pin('0', pid);
+        }
         const [d, g] = await pacedCompare({
           urls: [`${readerUrl}${path}`, `${publicUrl}${path}`],
           headers: { authorization: `Bearer ${token}` },
@@ -438,6 +448,7 @@ async function main() {
           slices: PACED_SLICES,
           sliceSeconds: PACED_SLICE_S,
         });
+        if (entriesPin) pin(`0-${cpus().length - 1}`, process.pid);
         all.push(d, g);
         const measured = {
           connections,
@@ -449,7 +460,8 @@ async function main() {
         results.entriesPaced = measured;
         console.log(
           `at a fixed ${rate} req/s (${entriesRate * 100} % of the reader's saturated rate), at most ${connections} connections, ` +
-            `evenly spaced (bench/lib/paced.mjs), ${PACED_SLICES} interleaved slices of ${PACED_SLICE_S} s each:`,
+            `evenly spaced (bench/lib/paced.mjs), ${PACED_SLICES} interleaved slices of ${PACED_SLICE_S} s each` +
+            `${entriesPin ? ', the reader on CPU 1 and the rest on CPU 0' : ''}:`,
         );
         printRows([
           ['reader direct', d],

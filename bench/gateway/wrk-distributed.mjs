@@ -14,11 +14,10 @@
 //   node bench/gateway/wrk-distributed.mjs [--rounds=2] [--cycles=20] [--slice=1] [--p99-cycles=9]
 //        [--p99-slice=3] [--connections=50] [--paced-rate=0.25] [--paced-max-rate=1500]
 //        [--paced-slices=10]
-import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { BenchError, freePort, loadavg, option, cycleOrder, quartiles, runMain } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';
-import { requireTools, startGatewayAlone, startIdentityAlone, wrk } from './wrk.mjs';
+import { pin, requireTools, startGatewayAlone, startIdentityAlone, wrk } from './wrk.mjs';
 
 const ROUNDS = Number(option('rounds', '2'));
 const CYCLES = Number(option('cycles', '20'));
@@ -43,12 +42,11 @@ const TARGET_ADDED_P99_MS = 3;
 /** Runs `fn` with this process (the paced load's client) on `cpuList`, as wrk is pinned; '' leaves it. */
 async function pinnedTo(cpuList, fn) {
   if (!cpuList) return fn();
-  const all = `0-${cpus().length - 1}`;
-  execFileSync('taskset', ['-apc', cpuList, String(process.pid)], { stdio: 'ignore' });
+  pin(cpuList, process.pid);
   try {
     return await fn();
   } finally {
-    execFileSync('taskset', ['-apc', all, String(process.pid)], { stdio: 'ignore' });
+    pin(`0-${cpus().length - 1}`, process.pid);
   }
 }
 

@@ -16,6 +16,11 @@ import { BenchError, freePort } from '../lib/cli.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const execFileAsync = promisify(execFile);
 
+/** Moves process `pid` and all its threads onto `cpuList` (a taskset list such as "0" or "0-1"). */
+export function pin(cpuList, pid) {
+  execFileSync('taskset', ['-apc', cpuList, String(pid)], { stdio: 'ignore' });
+}
+
 /** Throws a BenchError naming the package when wrk (or, with `pinning`, taskset) is missing. */
 export function requireTools({ pinning = false } = {}) {
   const tools = [['wrk', 'wrk']];
