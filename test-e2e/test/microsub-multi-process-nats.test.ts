@@ -280,7 +280,9 @@ describeWithNats('microsub, multi-process over NATS', () => {
     expect(preview.items[0]).not.toHaveProperty('_is_read');
 
     // A feed on the open web, followed through the reader: its (old, so read) entry joins the timeline.
-    expect((await form({ action: 'follow', url: feedUrl })).status).toBe(200);
+    // Status and body together, so a failure shows which service did not answer.
+    const followed = await form({ action: 'follow', url: feedUrl });
+    expect({ status: followed.status, body: await followed.text() }).toMatchObject({ status: 200 });
     const all = await get({ action: 'timeline' });
     expect(all.items.map((i: any) => i._id)).toEqual([
       ids[2],
