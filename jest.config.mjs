@@ -1,4 +1,5 @@
-// One jest run for the whole workspace. Tests are ESM TypeScript compiled on the fly by swc;
+// The jest configuration of the whole workspace (`npm test` runs the chaos suite in a pass of its own,
+// scripts/murmur.mjs). Tests are ESM TypeScript compiled on the fly by swc;
 // workspace packages are mapped to their sources so unit tests need no build.
 const swc = [
   '@swc/jest',
