@@ -1,77 +1,68 @@
 #!/usr/bin/env node
-// CPU time per request of the single process (what `npm start` runs), read from /proc after a fixed
-// number of requests: GET /account/me at its own identity port and through its gateway. Unlike
-// throughput, CPU per request hardly moves with the machine's other load, so it compares the two
-// paths on a busy machine too. Linux only (reads /proc/<pid>/stat). After a build:
-//   node bench/gateway/cpu-per-request.mjs [--requests=20000] [--connections=20] [--rounds=3]
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-import { loadavg, option } from '../lib/cli.mjs';
+// CPU time per request, read from /proc, of GET /account/me served three ways: by the identity service
+// alone in its own process, at the single process's own identity port, and through the single
+// process's gateway (what `npm start` serves). Throughput on these shared VMs moves by ±10 % from one
+// second to the next (bench/gateway/wrk-single.mjs); CPU per request moves far less, and while the
+// server is CPU-bound its inverse is the throughput it can reach, so the ratios printed here are the
+// throughput ratios wrk-single.mjs measures, without most of the machine's noise. wrk drives each path
+// for `--seconds` at 50 connections, the paths interleaved (first, …, last, then last, …, first), the
+// process not measured stopped (SIGSTOP). Linux only. After a build:
+//   node bench/gateway/cpu-per-request.mjs [--rounds=6] [--seconds=2]
+import { cycleOrder, loadavg, option, processCpuSeconds, quartiles, runMain } from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
+import { requireTools, startIdentityAlone, withStopped, wrk } from './wrk.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const autocannon = createRequire(join(root, 'bench/package.json'))('autocannon');
-const REQUESTS = Number(option('requests', '20000'));
-const CONNECTIONS = Number(option('connections', '20'));
-const ROUNDS = Number(option('rounds', '3'));
-const TICKS = 100; // USER_HZ on Linux
+const ROUNDS = Number(option('rounds', '6'));
+const SECONDS = Number(option('seconds', '2'));
+const CONNECTIONS = 50;
 
-function cpuSeconds(pid) {
-  // Fields after the command name (which may hold spaces): utime is the 14th field, stime the 15th.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
-}
+const ALONE = 'identity alone';
+const OWN = 'single process, its identity port';
+const GATEWAY = 'single process, through its gateway';
 
-async function run(url, token, amount) {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    amount,
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result;
-}
+runMain(async () => {
+  requireTools();
+  const alone = await startIdentityAlone();
+  const single = await startSingleProcess();
+  try {
+    const singlePid = single.child.pid;
+    // [url, token, the process serving it, the process stopped meanwhile]
+    const paths = {
+      [ALONE]: [alone.me, alone.token, alone.pid, singlePid],
+      [OWN]: [single.urls.direct, single.token, singlePid, alone.pid],
+      [GATEWAY]: [single.urls.gateway, single.token, singlePid, alone.pid],
+    };
+    const names = Object.keys(paths);
+    const measure = ([url, token, pid, idle], seconds) =>
+      withStopped([idle], () => {
+        const before = processCpuSeconds(pid);
+        const { total, rps } = wrk({ url, token, seconds, connections: CONNECTIONS, headers: [] });
+        return { us: ((processCpuSeconds(pid) - before) / total) * 1e6, rps };
+      });
+    for (const name of names) measure(paths[name], 2); // warm-up
+    const samples = Object.fromEntries(names.map((n) => [n, []]));
+    for (let round = 0; round < ROUNDS; round++)
+      for (const name of cycleOrder(round, names)) samples[name].push(measure(paths[name], SECONDS));
 
-const single = await startSingleProcess();
-const { child, token } = single;
-try {
-  const paths = [
-    ['its identity port', single.urls.direct],
-    ['through its gateway', single.urls.gateway],
-  ];
-  for (const [, url] of paths) await run(url, token, 3000); // warm-up
-  const perPath = new Map(paths.map(([name]) => [name, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, url] of paths) {
-      const before = cpuSeconds(child.pid);
-      const result = await run(url, token, REQUESTS);
-      const cpu = cpuSeconds(child.pid) - before;
-      perPath.get(name).push({ microseconds: (cpu / REQUESTS) * 1e6, rps: result.requests.average });
-    }
-  }
-  const load = loadavg();
-  console.log(
-    `GET /account/me, ${REQUESTS} requests × ${ROUNDS} rounds, ${CONNECTIONS} connections, load ${load}`,
-  );
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const us = {};
-  for (const [name, samples] of perPath) {
-    us[name] = median(samples.map((s) => s.microseconds));
     console.log(
-      `  ${name.padEnd(22)} CPU per request ${samples.map((s) => s.microseconds.toFixed(0)).join(' / ')} µs ` +
-        `(median ${us[name].toFixed(0)}), req/s ${samples.map((s) => s.rps.toFixed(0)).join(' / ')}`,
+      `GET /account/me, wrk -t1 -c${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s a path, load ${loadavg()}; ` +
+        'CPU per request of the process serving it (/proc, 10 ms ticks)',
     );
+    const median = {};
+    for (const name of names) {
+      const us = samples[name].map((s) => s.us);
+      median[name] = quartiles(us).median;
+      console.log(
+        `  ${name.padEnd(36)} ${us.map((x) => x.toFixed(1)).join(' / ')} µs (median ${median[name].toFixed(1)}), ` +
+          `req/s ${samples[name].map((s) => s.rps.toFixed(0)).join(' / ')}`,
+      );
+    }
+    const ceiling = (a, b) => `${((median[b] / median[a]) * 100).toFixed(1)} %`;
+    console.log(
+      `  CPU-bound ceiling of the gateway path: ${ceiling(GATEWAY, ALONE)} of identity alone, ` +
+        `${ceiling(GATEWAY, OWN)} of its own identity port; that port ${ceiling(OWN, ALONE)} of identity alone`,
+    );
+  } finally {
+    await Promise.all([alone.stop(), single.stop()]);
   }
-  const ratio = us['its identity port'] / us['through its gateway'];
-  console.log(
-    `  the gateway path costs ${(1 / ratio).toFixed(2)}× the direct path's CPU: a CPU-bound ceiling of ${(ratio * 100).toFixed(0)} % of direct throughput`,
-  );
-} finally {
-  await single.stop();
-}
+});

@@ -3,8 +3,11 @@
 // (what `npm start` runs) is started twice under `node --cpu-prof`, once driven at its own identity
 // port and once through its gateway, with the same number of `GET /account/me` requests; the two
 // profiles' self times are then printed per request, side by side, largest difference first.
-// (docs/adr/0016-in-process-dispatch-and-gateway-cost.md used it.) After a build:
-//   node bench/gateway/profile-paths.mjs [--requests=80000] [--connections=20] [--top=40] [--keep=<dir>]
+// (docs/adr/0016-in-process-dispatch-and-gateway-cost.md used it.) `--paths=alone,direct` compares the
+// identity service alone in its own process (`alone`) with the single process's identity port instead:
+// what the service's own code costs more with the seven other services beside it. After a build:
+//   node bench/gateway/profile-paths.mjs [--paths=direct,gateway] [--requests=80000] [--connections=20]
+//     [--top=40] [--keep=<dir>]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -12,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadavg, option } from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
+import { startIdentityAlone } from './wrk.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -20,22 +24,30 @@ const REQUESTS = Number(option('requests', '80000'));
 const CONNECTIONS = Number(option('connections', '20'));
 const TOP = Number(option('top', '40'));
 const KEEP = option('keep', '');
+const PATHS = option('paths', 'direct,gateway').split(',');
+const KNOWN = ['alone', 'direct', 'gateway'];
+if (PATHS.length !== 2 || !PATHS.every((p) => KNOWN.includes(p)))
+  throw new Error(`--paths takes two of ${KNOWN.join(', ')}, comma-separated`);
 
 /** Runs the single process under the profiler, drives `which` path, returns the profile's path. */
 async function profile(which, dir) {
-  const single = await startSingleProcess({ execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  const flags = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+  const started =
+    which === 'alone'
+      ? await startIdentityAlone({ nodeFlags: flags })
+      : await startSingleProcess({ execArgv: flags });
   try {
-    const url = single.urls[which];
+    const url = which === 'alone' ? started.me : started.urls[which];
     const result = await autocannon({
       url,
       connections: CONNECTIONS,
       amount: REQUESTS,
-      headers: { authorization: `Bearer ${single.token}` },
+      headers: { authorization: `Bearer ${started.token}` },
     });
     if (result.non2xx > 0 || result.errors > 0)
       throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   } finally {
-    await single.stop();
+    await started.stop();
   }
   return join(
     dir,
@@ -62,8 +74,9 @@ function selfTimes(file) {
 
 const dir = KEEP || mkdtempSync(join(tmpdir(), 'murmur-profiles-'));
 try {
-  const direct = selfTimes(await profile('direct', join(dir, 'direct')));
-  const gateway = selfTimes(await profile('gateway', join(dir, 'gateway')));
+  const [first, second] = PATHS;
+  const direct = selfTimes(await profile(first, join(dir, first)));
+  const gateway = selfTimes(await profile(second, join(dir, second)));
   const rows = [...new Set([...direct.keys(), ...gateway.keys()])].map((key) => ({
     key,
     direct: (direct.get(key) ?? 0) / REQUESTS,
@@ -74,8 +87,8 @@ try {
   console.log(
     `GET /account/me × ${REQUESTS}, ${CONNECTIONS} connections, load ${loadavg()}; µs of CPU per request (profiled, start-up included)`,
   );
-  console.log(`busy: direct ${busy(direct).toFixed(1)}, through the gateway ${busy(gateway).toFixed(1)}`);
-  console.log(`${'direct'.padStart(8)} ${'gateway'.padStart(8)} ${'diff'.padStart(7)}  function`);
+  console.log(`busy: ${first} ${busy(direct).toFixed(1)}, ${second} ${busy(gateway).toFixed(1)}`);
+  console.log(`${first.padStart(8)} ${second.padStart(8)} ${'diff'.padStart(7)}  function`);
   rows.sort((a, b) => Math.abs(b.gateway - b.direct) - Math.abs(a.gateway - a.direct));
   for (const r of rows.filter((x) => !x.key.startsWith('(idle)')).slice(0, TOP)) {
     const f = (n) => n.toFixed(2).padStart(8);

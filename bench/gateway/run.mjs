@@ -31,7 +31,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { launchFlags } from '@murmur/platform';
-import { BenchError, flag, freePort, option } from '../lib/cli.mjs';
+import { BenchError, flag, freePort, option, processCpuSeconds } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';
 import { pin, requireTools, wrkAsync } from './wrk.mjs';
 
@@ -440,6 +440,15 @@ async function main() {
           const rest = [process.pid, gateway.child.pid, identity.child.pid];
           for (const pid of [...rest, ...natsPids.stdout.split('\n').filter(Boolean)]) pin('0', pid);
         }
+        // CPU time of the gateway in its own side's slices only (idle in the others), of the reader in all.
+        const cpu = { gateway: 0, reader: 0, sliceStart: 0 };
+        const readerCpuBefore = processCpuSeconds(reader.child.pid);
+        const onSlice = (side, phase) => {
+          if (side !== 1) return;
+          const now = processCpuSeconds(gateway.child.pid);
+          if (phase === 'start') cpu.sliceStart = now;
+          else cpu.gateway += now - cpu.sliceStart;
+        };
         const [d, g] = await pacedCompare({
           urls: [`${readerUrl}${path}`, `${publicUrl}${path}`],
           headers: { authorization: `Bearer ${token}` },
@@ -447,8 +456,12 @@ async function main() {
           connections,
           slices: PACED_SLICES,
           sliceSeconds: PACED_SLICE_S,
+          onSlice,
         });
+        cpu.reader = processCpuSeconds(reader.child.pid) - readerCpuBefore;
         if (entriesPin) pin(`0-${cpus().length - 1}`, process.pid);
+        const gatewayUs = (cpu.gateway / g.total) * 1e6;
+        const readerUs = (cpu.reader / (d.total + g.total)) * 1e6;
         all.push(d, g);
         const measured = {
           connections,
@@ -467,6 +480,9 @@ async function main() {
           ['reader direct', d],
           ['via gateway', g],
         ]);
+        console.log(
+          `CPU per page (/proc, idle time included): the gateway ${gatewayUs.toFixed(0)} µs (its slices), the reader ${readerUs.toFixed(0)} µs (both sides')`,
+        );
         console.log(
           `added p99: ${measured.addedP99Ms.toFixed(2)} ms (target ≤ ${TARGET_ENTRIES_ADDED_P99_MS} ms): ${verdict(measured.addedP99Ms <= TARGET_ENTRIES_ADDED_P99_MS)}`,
         );

@@ -152,7 +152,7 @@ async function startNode(name, entry, env, healthUrl, cpus, nodeFlags = []) {
  * URL of `GET /account/me`. `publicUrl` is what it believes its public address is (the gateway's, when
  * one is put in front).
  */
-export async function startIdentityAlone({ cpus = '', publicUrl = '' } = {}) {
+export async function startIdentityAlone({ cpus = '', publicUrl = '', nodeFlags = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-identity-'));
   const port = await freePort();
   const adminToken = randomUUID() + randomUUID();
@@ -171,6 +171,7 @@ export async function startIdentityAlone({ cpus = '', publicUrl = '' } = {}) {
     },
     `${url}/healthz`,
     cpus,
+    nodeFlags,
   );
   const stop = async () => {
     await stopNode();
@@ -192,8 +193,9 @@ export async function startIdentityAlone({ cpus = '', publicUrl = '' } = {}) {
 /**
  * The gateway alone in its own process at `port`, proxying identity over HTTP (the per-IP limit off),
  * started as it is deployed: with its launch flags (heap floor, young-generation cap) unless `heapFloor` is false.
+ * `targets` adds other services' URLs (`{ READER_URL: … }`).
  */
-export async function startGatewayAlone({ port, identityUrl, cpus = '', heapFloor = true }) {
+export async function startGatewayAlone({ port, identityUrl, cpus = '', heapFloor = true, targets = {} }) {
   const internalPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const stop = await startNode(
@@ -204,6 +206,7 @@ export async function startGatewayAlone({ port, identityUrl, cpus = '', heapFloo
       HOST: '127.0.0.1',
       PUBLIC_URL: url,
       IDENTITY_URL: identityUrl,
+      ...targets,
       GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
       GATEWAY_INTERNAL_PORT: String(internalPort),
     },
@@ -212,4 +215,27 @@ export async function startGatewayAlone({ port, identityUrl, cpus = '', heapFloo
     heapFloor ? launchFlags('gateway') : [],
   );
   return { url, me: `${url}/account/me`, stop, pid: stop.pid };
+}
+
+/**
+ * `node <file>` with `env`, resolved once it prints its first line (a bench helper saying it listens),
+ * with its child process and `stop()`.
+ */
+export async function startHelper(file, env) {
+  const child = spawn(process.execPath, [file], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve, reject) => {
+    child.stdout.once('data', resolve);
+    child.once('exit', (code) => reject(new BenchError(`${file} exited (${code}) before listening`)));
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  };
+  return { pid: child.pid, stop };
 }

@@ -85,6 +85,15 @@ export async function ratePerCpuSecond(once, seconds = 2) {
 /** The machine's load average as /proc/loadavg gives it (Linux), to print next to every number. */
 export const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim();
 
+/** CPU time (user + system, seconds) process `pid` has used so far, from /proc/<pid>/stat (Linux). */
+export function processCpuSeconds(pid) {
+  // Fields after the command name (which may hold spaces): utime is the 14th field, stime the 15th,
+  // in USER_HZ ticks (100 a second on Linux).
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 export const mib = (bytes) => Math.round(bytes / 1024 / 1024);
 
 export const verdict = (ok) => (ok ? 'met' : 'MISSED');

@@ -179,14 +179,24 @@ export async function pacedLoad({ url, headers = {}, rate, seconds, connections 
  * Both `urls` at `rate` requests/s on at most `connections` connections (pacedLoad), in `slices`
  * interleaved slices of `sliceSeconds` (first, second, then second, first, …) so that both see the same
  * machine: on the shared VMs these benchmarks run on its speed changes every few seconds
- * (bench/gateway/wrk-single.mjs). Resolves with each side's rate, p50 and p99 over all its answers, and
- * its failures.
+ * (bench/gateway/wrk-single.mjs). `onSlice(side, 'start' | 'end')` is called around each slice. Resolves
+ * with each side's rate, p50 and p99 over all its answers, and its failures.
  */
-export async function pacedCompare({ urls, headers = {}, rate, connections, slices = 10, sliceSeconds = 2 }) {
+export async function pacedCompare({
+  urls,
+  headers = {},
+  rate,
+  connections,
+  slices = 10,
+  sliceSeconds = 2,
+  onSlice = () => {},
+}) {
   const sides = urls.map(() => ({ samples: [], non2xx: 0, errors: 0, timeouts: 0, total: 0 }));
   for (let slice = 0; slice < slices; slice++) {
     for (const side of cycleOrder(slice, [0, 1])) {
+      onSlice(side, 'start');
       const r = await pacedLoad({ url: urls[side], headers, rate, seconds: sliceSeconds, connections });
+      onSlice(side, 'end');
       const into = sides[side];
       into.samples.push(...r.samples);
       for (const k of ['non2xx', 'errors', 'timeouts', 'total']) into[k] += r[k];
