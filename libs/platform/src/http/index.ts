@@ -11,6 +11,7 @@ export {
   type HttpApp,
   type HttpAppOptions,
 } from './app.js';
+export { RequestMetrics, DURATION_BUCKETS } from './request-metrics.js';
 export {
   defineRoute,
   requireAuth,

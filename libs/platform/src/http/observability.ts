@@ -1,8 +1,9 @@
 // /healthz, /readyz and /metrics (docs/operations.md), plus the per-request metrics and log line.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Bus } from '../bus/port.js';
 import type { Store } from '../store/port.js';
+import { RequestMetrics } from './request-metrics.js';
 
 /** Paths probed by orchestrators and scrapers every few seconds: logged at debug only. */
 export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
@@ -46,26 +47,13 @@ export function registerObservability(app: FastifyInstance, options: Observabili
   registry.setDefaultLabels({ service: options.service });
   if (options.processMetrics !== false)
     collectDefaultMetrics({ register: registry, prefix: metricPrefix(options.service) });
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from request start to response end, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
+  // Counted in plain numbers and written out at scrape time (request-metrics.ts says why).
+  const requests = new RequestMetrics(options.service);
 
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     // Unmatched paths share one label so scanners cannot blow up the series count.
     const route = request.routeOptions.url ?? 'unmatched';
-    const labels = { method: request.method, route, status: String(reply.statusCode) };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
+    requests.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     const line = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
     if (PROBE_PATHS.has(route)) request.log.debug(line, 'request completed');
     else request.log.info(line, 'request completed');
@@ -91,7 +79,8 @@ export function registerObservability(app: FastifyInstance, options: Observabili
 
   app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', registry.contentType);
-    return registry.metrics();
+    const registered = await registry.metrics();
+    return `${registered}${registered === '' || registered.endsWith('\n\n') ? '' : '\n'}${requests.render()}`;
   });
 
   return registry;
