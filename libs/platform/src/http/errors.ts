@@ -79,6 +79,9 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** A route's handler (with its hooks and body) took longer than its time limit (defineRoute's timeoutMs). */
+export const routeTimedOut = () => new AppError(503, 'timeout', 'The request took too long.');
+
 // Fastify's own errors, by code, as the client should see them.
 const FASTIFY_ERRORS: Record<string, () => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => payloadTooLarge(),
@@ -90,7 +93,7 @@ const FASTIFY_ERRORS: Record<string, () => AppError> = {
   FST_ERR_BAD_URL: () => badRequest('Malformed URL.'),
   // An over-long path parameter is never an existing resource.
   FST_ERR_MAX_PARAM_LENGTH: () => notFound(),
-  FST_ERR_HANDLER_TIMEOUT: () => new AppError(503, 'timeout', 'The request took too long.'),
+  FST_ERR_HANDLER_TIMEOUT: routeTimedOut,
 };
 
 /**

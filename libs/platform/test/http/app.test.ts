@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../../src/bus/port.js';
 import { busHeaders, defineRoute } from '../../src/http/index.js';
@@ -240,5 +243,55 @@ describe('timeouts', () => {
     const res = await send(app, { url: '/slow' });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ error: 'The request took too long.' });
+  });
+
+  it('an answer already under way when the time is up is cut short, not ended as if whole', async () => {
+    const { app } = await track(
+      buildApp((scope) =>
+        defineRoute(scope, {
+          method: 'GET',
+          url: '/trickle',
+          timeoutMs: 100,
+          handler: async ({ reply }) => {
+            // The head and a first chunk leave at once; the rest would come long after the limit.
+            const body = new Readable({ read() {} });
+            body.push('first part,');
+            return reply.type('text/plain').send(body);
+          },
+        }),
+      ),
+    );
+    const { port } = app.server.address() as AddressInfo;
+    const outcome = await new Promise<{ status: number; received: string; cut: boolean }>((resolve) => {
+      get(`http://127.0.0.1:${port}/trickle`, (res) => {
+        let received = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (received += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, received, cut: false }));
+        res.on('aborted', () => resolve({ status: res.statusCode ?? 0, received, cut: true }));
+        res.on('error', () => resolve({ status: res.statusCode ?? 0, received, cut: true }));
+      });
+    });
+    expect(outcome).toEqual({ status: 200, received: 'first part,', cut: true });
+  });
+
+  it('a route answered in time answers its next requests as usual: the limit is per request', async () => {
+    const { app } = await track(
+      buildApp((scope) =>
+        defineRoute(scope, {
+          method: 'GET',
+          url: '/quick',
+          timeoutMs: 80,
+          handler: async () => ({ ok: true }),
+        }),
+      ),
+    );
+    for (let i = 0; i < 3; i++) {
+      const res = await send(app, { url: '/quick' });
+      expect(res.statusCode).toBe(200);
+      await sleep(50); // together longer than the limit: an earlier request's timer must not fire on a later one
+    }
+    const last = await send(app, { url: '/quick' });
+    expect(last.json()).toEqual({ ok: true });
   });
 });
