@@ -18,7 +18,7 @@ import type { Store } from '../store/port.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import { Authenticator, type AuthenticatorOptions } from './authenticator.js';
 import { answerUnreadableRequest } from './client-error.js';
-import { handOffResponseClass } from './hand-off-response.js';
+import { checkedRequestId, handOffResponseClass } from './hand-off-response.js';
 import { registerBodyParsers } from './body.js';
 import { renderError, toAppError, type ErrorStyle } from './errors.js';
 import { registerObservability } from './observability.js';
@@ -147,6 +147,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     // Request lines are written by our onResponse hook (redacted, probes at debug).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: (raw) => {
+      // Handed over in process by the gateway, which checked or made it (hand-off-response.ts).
+      const checked = checkedRequestId(raw.headers);
+      if (checked !== undefined) return checked;
       const given = raw.headers['x-request-id'];
       return isValidRequestId(given) ? given : randomUUID();
     },

@@ -11,7 +11,7 @@
 // been used (4–5 % slower, interleaved 1 s slices of `wrk -c50`). With one class, a paired run through the
 // gateway gave 90.6 % of identity alone against 86.4 % with two; the benchmark itself did not show the
 // gain beyond its spread (bench/README.md, "2026-11-28: interleaved slices, one response class, …").
-import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
+import { ServerResponse, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 
 /** What a handed-off response carries while a service answers on it (set by whoever handed it on). */
 export interface HandedOff<Hop = unknown> {
@@ -88,3 +88,26 @@ export class HandOffResponse extends ServerResponse {
 
 /** Node's type wants a class generic in its request type; this one serves IncomingMessage only. */
 export const handOffResponseClass = HandOffResponse as unknown as typeof ServerResponse;
+
+/**
+ * Marks the headers of a request handed over in process whose `x-request-id` the one handing it over
+ * has checked or made (the gateway: gateway/src/in-process.ts). The service keeps that id without
+ * checking it again (createHttpApp's genReqId): its check cost about 1 µs a request in the single
+ * process's profiles, the gateway's fresh UUID being flattened for the pattern. Only code in this
+ * process can set a symbol on a headers object; no request from a socket carries it.
+ */
+const CHECKED_REQUEST_ID = Symbol('murmur.checkedRequestId');
+
+type MarkableHeaders = IncomingHttpHeaders & { [CHECKED_REQUEST_ID]?: true };
+
+export function markRequestIdChecked(headers: IncomingHttpHeaders): void {
+  (headers as MarkableHeaders)[CHECKED_REQUEST_ID] = true;
+}
+
+/** The request's `x-request-id` when it was marked checked (markRequestIdChecked), else undefined. */
+export function checkedRequestId(headers: IncomingHttpHeaders): string | undefined {
+  const given = headers['x-request-id'];
+  return (headers as MarkableHeaders)[CHECKED_REQUEST_ID] === true && typeof given === 'string'
+    ? given
+    : undefined;
+}

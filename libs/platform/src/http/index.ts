@@ -74,4 +74,9 @@ export {
 export { PROBE_PATHS } from './observability.js';
 export { answerUnreadableRequest } from './client-error.js';
 export { closeConnectionsAfter, connectionGraceMs, refuseWhileStopping } from './shutdown.js';
-export { HandOffResponse, handOffResponseClass, type HandedOff } from './hand-off-response.js';
+export {
+  HandOffResponse,
+  handOffResponseClass,
+  markRequestIdChecked,
+  type HandedOff,
+} from './hand-off-response.js';

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { get } from 'node:http';
+import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../../src/bus/port.js';
-import { busHeaders, defineRoute } from '../../src/http/index.js';
+import { busHeaders, defineRoute, markRequestIdChecked } from '../../src/http/index.js';
 import { buildApp, send, sleep } from './helpers.js';
 
 const apps: FastifyInstance[] = [];
@@ -26,6 +26,31 @@ const echoId = (scope: FastifyInstance) =>
   });
 
 describe('request id', () => {
+  it('keeps an id handed over in process marked as checked, and checks every other', async () => {
+    const { app } = await track(buildApp(echoId));
+    // What the gateway does in one process: the client's request handed to the service's router.
+    const ids: string[] = [];
+    const front = createServer((req, res) => {
+      const given = req.headers['x-request-id'];
+      if (given === 'made by the gateway') markRequestIdChecked(req.headers);
+      app.routing(req, res);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = front.address() as AddressInfo;
+      for (const id of ['made by the gateway', 'sent by a client']) {
+        const res = await fetch(`http://127.0.0.1:${port}/id`, { headers: { 'x-request-id': id } });
+        ids.push(((await res.json()) as { id: string }).id);
+      }
+    } finally {
+      await new Promise((resolve) => front.close(resolve));
+    }
+    // Spaces fail the id pattern: only the marked one is kept as it came.
+    expect(ids[0]).toBe('made by the gateway');
+    expect(ids[1]).not.toBe('sent by a client');
+    expect(ids[1]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('echoes a well-formed x-request-id and hands it to the bus headers', async () => {
     const { app } = await track(buildApp(echoId));
     const res = await send(app, { url: '/id', headers: { 'x-request-id': 'gw-1:abc.DEF_9-x' } });
