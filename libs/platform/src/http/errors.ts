@@ -93,7 +93,6 @@ const FASTIFY_ERRORS: Record<string, () => AppError> = {
   FST_ERR_BAD_URL: () => badRequest('Malformed URL.'),
   // An over-long path parameter is never an existing resource.
   FST_ERR_MAX_PARAM_LENGTH: () => notFound(),
-  FST_ERR_HANDLER_TIMEOUT: routeTimedOut,
 };
 
 /**
