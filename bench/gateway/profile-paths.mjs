@@ -75,24 +75,24 @@ function selfTimes(file) {
 const dir = KEEP || mkdtempSync(join(tmpdir(), 'murmur-profiles-'));
 try {
   const [first, second] = PATHS;
-  const direct = selfTimes(await profile(first, join(dir, first)));
-  const gateway = selfTimes(await profile(second, join(dir, second)));
-  const rows = [...new Set([...direct.keys(), ...gateway.keys()])].map((key) => ({
+  const firstTimes = selfTimes(await profile(first, join(dir, first)));
+  const secondTimes = selfTimes(await profile(second, join(dir, second)));
+  const rows = [...new Set([...firstTimes.keys(), ...secondTimes.keys()])].map((key) => ({
     key,
-    direct: (direct.get(key) ?? 0) / REQUESTS,
-    gateway: (gateway.get(key) ?? 0) / REQUESTS,
+    first: (firstTimes.get(key) ?? 0) / REQUESTS,
+    second: (secondTimes.get(key) ?? 0) / REQUESTS,
   }));
   const busy = (m) =>
     [...m].filter(([k]) => !k.startsWith('(idle)')).reduce((s, [, v]) => s + v, 0) / REQUESTS;
   console.log(
     `GET /account/me × ${REQUESTS}, ${CONNECTIONS} connections, load ${loadavg()}; µs of CPU per request (profiled, start-up included)`,
   );
-  console.log(`busy: ${first} ${busy(direct).toFixed(1)}, ${second} ${busy(gateway).toFixed(1)}`);
+  console.log(`busy: ${first} ${busy(firstTimes).toFixed(1)}, ${second} ${busy(secondTimes).toFixed(1)}`);
   console.log(`${first.padStart(8)} ${second.padStart(8)} ${'diff'.padStart(7)}  function`);
-  rows.sort((a, b) => Math.abs(b.gateway - b.direct) - Math.abs(a.gateway - a.direct));
+  rows.sort((a, b) => Math.abs(b.second - b.first) - Math.abs(a.second - a.first));
   for (const r of rows.filter((x) => !x.key.startsWith('(idle)')).slice(0, TOP)) {
     const f = (n) => n.toFixed(2).padStart(8);
-    console.log(`${f(r.direct)} ${f(r.gateway)} ${(r.gateway - r.direct).toFixed(2).padStart(7)}  ${r.key}`);
+    console.log(`${f(r.first)} ${f(r.second)} ${(r.second - r.first).toFixed(2).padStart(7)}  ${r.key}`);
   }
 } finally {
   if (!KEEP) rmSync(dir, { recursive: true, force: true });
