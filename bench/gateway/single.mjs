@@ -14,17 +14,19 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 
 /**
- * Starts the single process (with its heap floor unless `heapFloor` is false); resolves once it listens, with its child process, the URLs of `GET
+ * Starts the single process (with its heap floor unless `heapFloor` is false; run by `launcher`, a
+ * command line that ends where node's begins, if given); resolves once it listens, with its child process, the URLs of `GET
  * /account/me` at its identity port (`direct`) and through its gateway (`gateway`), a Bearer token for
  * them, and `stop()`.
  */
-export async function startSingleProcess({ execArgv = [], heapFloor = true } = {}) {
+export async function startSingleProcess({ execArgv = [], heapFloor = true, launcher = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-single-'));
   const [port, internalPort] = [await freePort(), await freePort()];
   const adminToken = randomUUID() + randomUUID();
   // Started as `npm start` starts it: with the single process's heap floor (libs/platform/src/runtime/heap.ts).
   const flags = [...(heapFloor ? launchFlags('single') : []), ...execArgv];
-  const child = spawn(process.execPath, [...flags, join(here, 'single-process.mjs')], {
+  const [command, ...args] = [...launcher, process.execPath, ...flags, join(here, 'single-process.mjs')];
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,

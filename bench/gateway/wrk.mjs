@@ -113,11 +113,21 @@ export async function wrkAsync(options) {
 }
 
 /**
- * Starts `node <nodeFlags> <entry>` (pinned to `cpus` if given) and resolves once `healthUrl` answers
- * 200, with its `stop()` (`stop.pid` is the process's id).
+ * Starts `node <nodeFlags> <entry>` (pinned to `cpus` if given; run by `launcher`, a command line that
+ * ends where node's begins, such as valgrind's, if given) and resolves once `healthUrl` answers 200,
+ * within `startMs`, with its `stop()` (`stop.pid` is the process's id).
  */
-async function startNode(name, entry, env, healthUrl, cpus, nodeFlags = []) {
-  const [command, argv] = pinned(cpus, process.execPath, [...nodeFlags, join(root, entry)]);
+async function startNode(
+  name,
+  entry,
+  env,
+  healthUrl,
+  cpus,
+  nodeFlags = [],
+  { launcher = [], startMs = 30_000 } = {},
+) {
+  const [first, ...rest] = [...launcher, process.execPath, ...nodeFlags, join(root, entry)];
+  const [command, argv] = pinned(cpus, first, rest);
   const child = spawn(command, argv, {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
@@ -129,7 +139,7 @@ async function startNode(name, entry, env, healthUrl, cpus, nodeFlags = []) {
       await new Promise((resolve) => child.once('exit', resolve));
     }
   };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + startMs;
   for (;;) {
     if (child.exitCode !== null) throw new BenchError(`the ${name} exited at start`);
     try {
@@ -139,7 +149,7 @@ async function startNode(name, entry, env, healthUrl, cpus, nodeFlags = []) {
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new BenchError(`the ${name} did not start in 30 s`);
+      throw new BenchError(`the ${name} did not start in ${startMs / 1000} s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -152,7 +162,13 @@ async function startNode(name, entry, env, healthUrl, cpus, nodeFlags = []) {
  * URL of `GET /account/me`. `publicUrl` is what it believes its public address is (the gateway's, when
  * one is put in front).
  */
-export async function startIdentityAlone({ cpus = '', publicUrl = '', nodeFlags = [] } = {}) {
+export async function startIdentityAlone({
+  cpus = '',
+  publicUrl = '',
+  nodeFlags = [],
+  launcher = [],
+  startMs,
+} = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-identity-'));
   const port = await freePort();
   const adminToken = randomUUID() + randomUUID();
@@ -172,6 +188,7 @@ export async function startIdentityAlone({ cpus = '', publicUrl = '', nodeFlags 
     `${url}/healthz`,
     cpus,
     nodeFlags,
+    { launcher, startMs },
   );
   const stop = async () => {
     await stopNode();

@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+// Instructions per request — counted by valgrind's callgrind, not timed — of GET /account/me served
+// three ways: by the identity service alone, at the single process's own identity port, and through the
+// single process's gateway. Time and CPU time per request move by ±10–30 % between identical runs on
+// the shared VMs these benchmarks run on (cpu-per-request.mjs: 103–172 µs for one process in one run);
+// the instructions a request executes do not depend on the neighbours' load. Instructions are not time
+// — a cache miss costs more in a larger heap, a system call costs what the kernel spends — so this
+// complements the wrk benchmarks; it does not replace them.
+//
+// What is counted: the instructions of the event loop's I/O phase (libuv's `uv__io_poll`, inclusive:
+// reading and parsing requests, every hook and handler, writing the answers, and the collections their
+// allocations trigger), per request. Left out: timers (`uv__run_timers`) and V8's helper threads. A
+// process also works while idle — its timers, its metrics' event-loop monitor, its job pollers — at a
+// rate per second of wall time; under valgrind a window lasts some fifty times longer than it would
+// natively, so that idle work, counted whole, would weigh fifty times more than in a real run (and it
+// moves with the window's length: the first version of this script counted it and the same process
+// gave 120–174k a request).
+//
+// Each process runs under `valgrind --tool=callgrind --instr-atstart=no` (nothing counted while it
+// starts and its code warms up); then counting is switched on (`callgrind_control -i on`), and each
+// window of `--requests` requests is counted from zeroed counters (`-z`) and written out (`-d`) for
+// `callgrind_annotate --inclusive=yes`. Valgrind runs one thread at a time, so V8's optimising compiler
+// finishes its work later than natively: the first windows of a path may still be warming up, and the
+// lowest windows are its steady state. Requests are sent by autocannon from this process,
+// `--connections` at a time. Needs valgrind (Debian package `valgrind`). Linux only. After a build:
+//   node bench/gateway/instructions.mjs [--paths=alone,direct,gateway] [--requests=2000]
+//        [--windows=5] [--warmup=40000] [--connections=8] [--keep=<dir>]
+// --keep=<dir> keeps the windows' profiles there (callgrind.out.<pid>.<n>), for callgrind_annotate.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { BenchError, option, runMain } from '../lib/cli.mjs';
+import { startSingleProcess } from './single.mjs';
+import { startIdentityAlone } from './wrk.mjs';
+
+const PATHS = option('paths', 'alone,direct,gateway').split(',');
+const REQUESTS = Number(option('requests', '2000'));
+const WINDOWS = Number(option('windows', '5'));
+const WARMUP = Number(option('warmup', '40000'));
+const CONNECTIONS = Number(option('connections', '8'));
+const KEEP = option('keep', '');
+
+const NAMES = {
+  alone: 'identity alone',
+  direct: 'single process, its identity port',
+  gateway: 'single process, through its gateway',
+};
+for (const path of PATHS)
+  if (!NAMES[path]) throw new BenchError(`unknown path ${path} (alone, direct, gateway)`);
+
+const dumps = KEEP
+  ? (mkdirSync(KEEP, { recursive: true }), KEEP)
+  : mkdtempSync(join(tmpdir(), 'murmur-bench-callgrind-'));
+const LAUNCHER = [
+  'valgrind',
+  '--tool=callgrind',
+  '--instr-atstart=no',
+  `--callgrind-out-file=${dumps}/callgrind.out.%p`,
+  // V8 writes machine code into memory it then runs: valgrind must look for such code everywhere.
+  '--smc-check=all',
+  '--quiet',
+];
+
+function requireValgrind() {
+  // callgrind_annotate --version prints its version but exits 255; `which` finds all three alike.
+  for (const tool of ['valgrind', 'callgrind_control', 'callgrind_annotate']) {
+    try {
+      execFileSync('which', [tool], { stdio: 'ignore' });
+    } catch {
+      throw new BenchError(`${tool} is needed: apt-get install valgrind`);
+    }
+  }
+}
+
+/**
+ * `callgrind_control <args> <pid>`. It finds the process by names that carry the environment's HOST,
+ * which every process here is started with as 127.0.0.1 (the address it listens on).
+ */
+const control = (pid, ...args) =>
+  execFileSync('callgrind_control', [...args, String(pid)], {
+    env: { ...process.env, HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).toString();
+
+/** The newest profile written to `dumps`. */
+function newestDump() {
+  const files = readdirSync(dumps)
+    .filter((f) => f.startsWith('callgrind.out.'))
+    .map((f) => join(dumps, f));
+  return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+}
+
+/** Inclusive instructions of `fn` in a profile (callgrind_annotate's inclusive view). */
+function inclusive(file, fn) {
+  const out = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString();
+  const line = out.split('\n').find((l) => l.includes(`:${fn} [`));
+  if (!line) throw new BenchError(`${fn} is not in ${file}`);
+  return Number(line.trim().split(/\s+/)[0].replaceAll(',', ''));
+}
+
+/** Sends exactly `amount` requests, `CONNECTIONS` at a time; throws on any answer but 200. */
+async function send(url, token, amount) {
+  const result = await autocannon({
+    url,
+    connections: Math.min(CONNECTIONS, amount),
+    amount,
+    headers: { authorization: `Bearer ${token}` },
+    timeout: 60,
+  });
+  if (result['2xx'] !== amount || result.errors > 0 || result.timeouts > 0)
+    throw new BenchError(`${url}: ${result['2xx']} of ${amount} answered 200 (${result.errors} errors)`);
+}
+
+/** The I/O phase's instructions per request in `WINDOWS` windows of `REQUESTS` requests; counting on. */
+async function windows(pid, url, token) {
+  // A first window lets valgrind translate the code this path runs with counting on.
+  await send(url, token, REQUESTS);
+  const perRequest = [];
+  for (let i = 0; i < WINDOWS; i++) {
+    control(pid, '-z');
+    await send(url, token, REQUESTS);
+    control(pid, '-d');
+    perRequest.push(inclusive(newestDump(), 'uv__io_poll') / REQUESTS);
+  }
+  return perRequest;
+}
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
+const k = (x) => `${(x / 1000).toFixed(1)}k`;
+
+runMain(async () => {
+  requireValgrind();
+  const results = {};
+  const measure = async (pid, paths, token) => {
+    // Warm up before counting: V8 tiers code up by how often it runs.
+    for (const [, url] of paths) await send(url, token, WARMUP);
+    control(pid, '-i', 'on');
+    for (const [path, url] of paths) {
+      const perRequest = await windows(pid, url, token);
+      results[path] = perRequest;
+      process.stdout.write(
+        `  ${NAMES[path].padEnd(36)} ${perRequest.map(k).join(' / ')} ` +
+          `(median ${k(median(perRequest))}, lowest ${k(sorted(perRequest)[0])})\n`,
+      );
+    }
+  };
+  process.stdout.write(
+    `GET /account/me, ${WINDOWS} windows of ${REQUESTS} requests a path, ${CONNECTIONS} connections, after ` +
+      `${WARMUP} uncounted; instructions of the serving process's event-loop I/O phase a request (callgrind)\n`,
+  );
+  try {
+    if (PATHS.includes('alone')) {
+      const alone = await startIdentityAlone({ launcher: LAUNCHER, startMs: 300_000 });
+      try {
+        await measure(alone.pid, [['alone', alone.me]], alone.token);
+      } finally {
+        await alone.stop();
+      }
+    }
+    const inSingle = PATHS.filter((p) => p !== 'alone');
+    if (inSingle.length > 0) {
+      const single = await startSingleProcess({ launcher: LAUNCHER });
+      try {
+        await measure(
+          single.child.pid,
+          inSingle.map((p) => [p, single.urls[p]]),
+          single.token,
+        );
+      } finally {
+        await single.stop();
+      }
+    }
+  } finally {
+    if (!KEEP) rmSync(dumps, { recursive: true, force: true });
+  }
+  // Steady state: each path's lowest window (see the note on warming up above).
+  const low = Object.fromEntries(Object.entries(results).map(([p, xs]) => [p, sorted(xs)[0]]));
+  const ratio = (a, b) => `${((low[b] / low[a]) * 100).toFixed(1)} %`;
+  process.stdout.write('  from the lowest windows:\n');
+  if (low.alone && low.gateway)
+    process.stdout.write(`    the gateway path's ceiling: ${ratio('gateway', 'alone')} of identity alone\n`);
+  if (low.direct && low.gateway)
+    process.stdout.write(
+      `    the gateway path's ceiling: ${ratio('gateway', 'direct')} of its own identity port\n`,
+    );
+  if (low.alone && low.direct)
+    process.stdout.write(`    its identity port's ceiling: ${ratio('direct', 'alone')} of identity alone\n`);
+});
