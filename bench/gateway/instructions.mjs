@@ -24,14 +24,18 @@
 // lowest windows are its steady state. Requests are sent by autocannon from this process,
 // `--connections` at a time. Needs valgrind (Debian package `valgrind`). Linux only. After a build:
 //   node bench/gateway/instructions.mjs [--paths=alone,direct,gateway] [--requests=2000]
-//        [--windows=5] [--warmup=40000] [--connections=8] [--keep=<dir>]
+//        [--windows=5] [--warmup=40000] [--connections=8] [--keep=<dir>] [--names [--top=25]]
 // --keep=<dir> keeps the windows' profiles there (callgrind.out.<pid>.<n>), for callgrind_annotate.
+// --names starts the processes with V8's `--perf-basic-prof`, whose /tmp/perf-<pid>.map names the
+// JavaScript functions callgrind knows only by address, and prints each path's `--top` functions by
+// instructions a request (their own, not what they call; every thread) in its last window — and, with both paths of
+// the single process, the functions whose instructions differ most between them: where the lane's go.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { BenchError, option, runMain } from '../lib/cli.mjs';
+import { BenchError, flag, option, runMain } from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
 import { startIdentityAlone } from './wrk.mjs';
 
@@ -41,6 +45,8 @@ const WINDOWS = Number(option('windows', '5'));
 const WARMUP = Number(option('warmup', '40000'));
 const CONNECTIONS = Number(option('connections', '8'));
 const KEEP = option('keep', '');
+const NAMED = flag('names');
+const TOP = Number(option('top', '25'));
 
 const NAMES = {
   alone: 'identity alone',
@@ -102,6 +108,55 @@ function inclusive(file, fn) {
   return Number(line.trim().split(/\s+/)[0].replaceAll(',', ''));
 }
 
+/** Address ranges of the JavaScript functions V8 compiled in process `pid` (`--perf-basic-prof`). */
+function perfMap(pid) {
+  const rows = readFileSync(`/tmp/perf-${pid}.map`, 'utf8')
+    .split('\n')
+    .map((line) => /^([0-9a-f]+) ([0-9a-f]+) (.*)$/.exec(line))
+    .filter((m) => m !== null)
+    .map((m) => ({ start: parseInt(m[1], 16), end: parseInt(m[1], 16) + parseInt(m[2], 16), name: m[3] }));
+  return rows.sort((a, b) => a.start - b.start);
+}
+
+/** The name of the function at `address`, or the address. */
+function nameAt(rows, address) {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid].start <= address) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  const row = rows[hi];
+  return row && address < row.end ? row.name : `0x${address.toString(16)}`;
+}
+
+/** Instructions by function (their own) in a profile, JavaScript functions named from `rows`. */
+function byFunction(file, rows) {
+  const out = execFileSync('callgrind_annotate', ['--threshold=100', file], {
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString();
+  const costs = new Map();
+  for (const line of out.split('\n')) {
+    const m = /^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)$/.exec(line);
+    if (!m || m[2].includes('PROGRAM TOTALS')) continue;
+    const jit = /^\?\?\?:0x([0-9a-f]+)/.exec(m[2]);
+    const name = jit
+      ? nameAt(rows, parseInt(jit[1], 16))
+      : m[2].replace(/^\S*?:/, '').replace(/ \[.*\]$/, '');
+    costs.set(name, (costs.get(name) ?? 0) + Number(m[1].replaceAll(',', '')));
+  }
+  return costs;
+}
+
+/** The `TOP` rows of `[name, instructions a request]`, largest first, as lines. */
+const table = (entries) =>
+  entries
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)
+    .map(([name, n]) => `    ${n.toFixed(0).padStart(8)}  ${name.slice(0, 110)}`)
+    .join('\n');
+
 /** Sends exactly `amount` requests, `CONNECTIONS` at a time; throws on any answer but 200. */
 async function send(url, token, amount) {
   const result = await autocannon({
@@ -120,13 +175,15 @@ async function windows(pid, url, token) {
   // A first window lets valgrind translate the code this path runs with counting on.
   await send(url, token, REQUESTS);
   const perRequest = [];
+  let last = '';
   for (let i = 0; i < WINDOWS; i++) {
     control(pid, '-z');
     await send(url, token, REQUESTS);
     control(pid, '-d');
-    perRequest.push(inclusive(newestDump(), 'uv__io_poll') / REQUESTS);
+    last = newestDump();
+    perRequest.push(inclusive(last, 'uv__io_poll') / REQUESTS);
   }
-  return perRequest;
+  return { perRequest, last };
 }
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
@@ -136,13 +193,20 @@ const k = (x) => `${(x / 1000).toFixed(1)}k`;
 runMain(async () => {
   requireValgrind();
   const results = {};
+  // Per path, with --names: instructions a request by function in its last window.
+  const functions = {};
+  const nodeFlags = NAMED ? ['--perf-basic-prof'] : [];
   const measure = async (pid, paths, token) => {
     // Warm up before counting: V8 tiers code up by how often it runs.
     for (const [, url] of paths) await send(url, token, WARMUP);
     control(pid, '-i', 'on');
     for (const [path, url] of paths) {
-      const perRequest = await windows(pid, url, token);
+      const { perRequest, last } = await windows(pid, url, token);
       results[path] = perRequest;
+      if (NAMED) {
+        const costs = byFunction(last, perfMap(pid));
+        functions[path] = new Map([...costs].map(([name, n]) => [name, n / REQUESTS]));
+      }
       process.stdout.write(
         `  ${NAMES[path].padEnd(36)} ${perRequest.map(k).join(' / ')} ` +
           `(median ${k(median(perRequest))}, lowest ${k(sorted(perRequest)[0])})\n`,
@@ -155,16 +219,17 @@ runMain(async () => {
   );
   try {
     if (PATHS.includes('alone')) {
-      const alone = await startIdentityAlone({ launcher: LAUNCHER, startMs: 300_000 });
+      const alone = await startIdentityAlone({ launcher: LAUNCHER, startMs: 300_000, nodeFlags });
       try {
         await measure(alone.pid, [['alone', alone.me]], alone.token);
       } finally {
         await alone.stop();
+        if (NAMED) rmSync(`/tmp/perf-${alone.pid}.map`, { force: true });
       }
     }
     const inSingle = PATHS.filter((p) => p !== 'alone');
     if (inSingle.length > 0) {
-      const single = await startSingleProcess({ launcher: LAUNCHER });
+      const single = await startSingleProcess({ launcher: LAUNCHER, execArgv: nodeFlags });
       try {
         await measure(
           single.child.pid,
@@ -173,10 +238,25 @@ runMain(async () => {
         );
       } finally {
         await single.stop();
+        if (NAMED) rmSync(`/tmp/perf-${single.child.pid}.map`, { force: true });
       }
     }
   } finally {
     if (!KEEP) rmSync(dumps, { recursive: true, force: true });
+  }
+  for (const [path, costs] of Object.entries(functions))
+    process.stdout.write(
+      `  ${NAMES[path]}, by function, instructions a request (last window):\n${table([...costs])}\n`,
+    );
+  if (functions.direct && functions.gateway) {
+    const names = new Set([...functions.direct.keys(), ...functions.gateway.keys()]);
+    const more = [...names].map((name) => [
+      name,
+      (functions.gateway.get(name) ?? 0) - (functions.direct.get(name) ?? 0),
+    ]);
+    process.stdout.write(
+      `  what the gateway path spends more than the identity port, by function:\n${table(more)}\n`,
+    );
   }
   // Steady state: each path's lowest window (see the note on warming up above).
   const low = Object.fromEntries(Object.entries(results).map(([p, xs]) => [p, sorted(xs)[0]]));
