@@ -7,6 +7,10 @@ const LATENCY_BUCKETS = [
 ];
 
 interface Histogram {
+  /**
+   * Per bucket, the observations whose first bucket (the smallest `le` they fit) it is; made cumulative
+   * when written out. One increment an observation rather than one for each of the sixteen buckets.
+   */
   counts: number[];
   sum: number;
   count: number;
@@ -34,7 +38,10 @@ export class GatewayMetrics {
       h = { counts: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
       this.latency.set(service, h);
     }
-    for (let i = 0; i < LATENCY_BUCKETS.length; i++) if (seconds <= LATENCY_BUCKETS[i]!) h.counts[i]!++;
+    let i = 0;
+    while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]!) i++;
+    // Over the last bucket: counted by +Inf (h.count) only.
+    if (i < LATENCY_BUCKETS.length) h.counts[i]!++;
     h.sum += seconds;
     h.count++;
   }
@@ -65,11 +72,11 @@ export class GatewayMetrics {
       '# TYPE gateway_upstream_duration_seconds histogram',
     );
     for (const [service, h] of this.latency) {
-      LATENCY_BUCKETS.forEach((le, i) =>
-        lines.push(
-          `gateway_upstream_duration_seconds_bucket{service="${service}",le="${le}"} ${h.counts[i]}`,
-        ),
-      );
+      let cumulative = 0;
+      LATENCY_BUCKETS.forEach((le, i) => {
+        cumulative += h.counts[i]!;
+        lines.push(`gateway_upstream_duration_seconds_bucket{service="${service}",le="${le}"} ${cumulative}`);
+      });
       lines.push(`gateway_upstream_duration_seconds_bucket{service="${service}",le="+Inf"} ${h.count}`);
       lines.push(`gateway_upstream_duration_seconds_sum{service="${service}"} ${h.sum}`);
       lines.push(`gateway_upstream_duration_seconds_count{service="${service}"} ${h.count}`);
