@@ -13,7 +13,12 @@ test('production devices go to the production host, sandbox devices to the sandb
   await h.register(ada, devHex(1), 'push_env=prod');
   await h.register(ada, devHex(2), 'push_env=dev');
   await h.followEvent(h.user('bob'), ada);
-  await eventually(async () => (h.apns.requests.length + h.sandbox.requests.length >= 2 ? true : undefined));
+  // Two HTTP/2 sessions to open, each with its TLS handshake and signed token: with the whole suite on
+  // two cores this took over the default 5 s once (a fresh-clone CI run). A wait, not a speed target.
+  await eventually(
+    async () => (h.apns.requests.length + h.sandbox.requests.length >= 2 ? true : undefined),
+    15_000,
+  );
   await h.settle();
   expect(h.apns.requests.map((r) => r.token)).toEqual([devHex(1)]);
   expect(h.sandbox.requests.map((r) => r.token)).toEqual([devHex(2)]);
