@@ -19,17 +19,31 @@ import {
   type TestGateway,
 } from './helpers.js';
 
-/** Resolves when `signal()` is called; rejects after `ms` (a stalled stream). */
-function latch(ms: number, what: string): { wait: Promise<void>; signal(): void } {
-  let signal!: () => void;
-  const wait = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} never happened`)), ms);
-    signal = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-  });
-  return { wait, signal };
+/**
+ * `wait()` resolves once `signal()` has been called; it rejects `ms` after it was called without one (a
+ * stalled stream). The clock starts at `wait()`, not when the latch is made: latches are made as the file
+ * loads, and a suite slowed by the rest of the run once spent the whole allowance before the test
+ * that waits had started.
+ */
+function latch(ms: number, what: string): { wait(): Promise<void>; signal(): void } {
+  let signalled = false;
+  let wake: (() => void) | null = null;
+  return {
+    signal() {
+      signalled = true;
+      wake?.();
+    },
+    wait() {
+      if (signalled) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${what} never happened`)), ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+  };
 }
 
 /** What differs between two answers by nature (the date, the hop's own connection), left out of comparisons. */
@@ -230,7 +244,7 @@ describe.each([
       const body = Readable.from(
         (async function* () {
           yield Buffer.from('first;');
-          await state.clientGotFirstChunk.wait;
+          await state.clientGotFirstChunk.wait();
           yield Buffer.from('second');
         })(),
       );
@@ -283,7 +297,7 @@ describe.each([
       const body = Readable.from(
         (async function* () {
           yield piece;
-          await firstChunk.wait;
+          await firstChunk.wait();
           for (let i = 0; i < 15; i++) yield piece;
         })(),
       );
@@ -346,7 +360,7 @@ describe.each([
         }
       })(),
     ).rejects.toThrow();
-    await state.endlessClosed.wait;
+    await state.endlessClosed.wait();
     await client.destroy();
   });
 });
