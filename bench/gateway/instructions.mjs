@@ -56,10 +56,8 @@ const NAMES = {
 for (const path of PATHS)
   if (!NAMES[path]) throw new BenchError(`unknown path ${path} (alone, direct, gateway)`);
 
-const dumps = KEEP
-  ? (mkdirSync(KEEP, { recursive: true }), KEEP)
-  : mkdtempSync(join(tmpdir(), 'murmur-bench-callgrind-'));
-const LAUNCHER = [
+/** valgrind's command line, its profiles written to `dumps`. */
+const launcher = (dumps) => [
   'valgrind',
   '--tool=callgrind',
   '--instr-atstart=no',
@@ -91,7 +89,7 @@ const control = (pid, ...args) =>
   }).toString();
 
 /** The newest profile written to `dumps`. */
-function newestDump() {
+function newestDump(dumps) {
   const files = readdirSync(dumps)
     .filter((f) => f.startsWith('callgrind.out.'))
     .map((f) => join(dumps, f));
@@ -171,7 +169,7 @@ async function send(url, token, amount) {
 }
 
 /** The I/O phase's instructions per request in `WINDOWS` windows of `REQUESTS` requests; counting on. */
-async function windows(pid, url, token) {
+async function windows(pid, url, token, dumps) {
   // A first window lets valgrind translate the code this path runs with counting on.
   await send(url, token, REQUESTS);
   const perRequest = [];
@@ -180,7 +178,7 @@ async function windows(pid, url, token) {
     control(pid, '-z');
     await send(url, token, REQUESTS);
     control(pid, '-d');
-    last = newestDump();
+    last = newestDump(dumps);
     perRequest.push(inclusive(last, 'uv__io_poll') / REQUESTS);
   }
   return { perRequest, last };
@@ -192,6 +190,10 @@ const k = (x) => `${(x / 1000).toFixed(1)}k`;
 
 runMain(async () => {
   requireValgrind();
+  const dumps = KEEP
+    ? (mkdirSync(KEEP, { recursive: true }), KEEP)
+    : mkdtempSync(join(tmpdir(), 'murmur-bench-callgrind-'));
+  const LAUNCHER = launcher(dumps);
   const results = {};
   // Per path, with --names: instructions a request by function in its last window.
   const functions = {};
@@ -201,7 +203,7 @@ runMain(async () => {
     for (const [, url] of paths) await send(url, token, WARMUP);
     control(pid, '-i', 'on');
     for (const [path, url] of paths) {
-      const { perRequest, last } = await windows(pid, url, token);
+      const { perRequest, last } = await windows(pid, url, token, dumps);
       results[path] = perRequest;
       if (NAMED) {
         const costs = byFunction(last, perfMap(pid));
