@@ -35,6 +35,8 @@ export interface Client {
   forwardedFor: string;
   /** `https` only when a trusted peer said so in X-Forwarded-Proto. */
   protocol: string;
+  /** The address of the connection's other end (read once: the socket's getter is not free). */
+  peer: string;
 }
 
 /** The client of `req`, as the gateway's Fastify route would resolve it under `trust`. */
@@ -42,7 +44,7 @@ export function clientOf(req: IncomingMessage, trust: Trust): Client {
   const peer = req.socket.remoteAddress ?? '';
   const headers = req.headers;
   if (headers['x-forwarded-for'] === undefined && headers['x-forwarded-proto'] === undefined) {
-    return { ip: peer, forwardedFor: peer, protocol: 'http' };
+    return { ip: peer, forwardedFor: peer, protocol: 'http', peer };
   }
   const chain = proxyAddr.all(req, trust);
   const forwardedProto = headers['x-forwarded-proto'];
@@ -50,7 +52,12 @@ export function clientOf(req: IncomingMessage, trust: Trust): Client {
     typeof forwardedProto === 'string' && forwardedProto !== '' && trust(peer, 0)
       ? lastEntry(forwardedProto)
       : 'http';
-  return { ip: chain[chain.length - 1] ?? peer, forwardedFor: chain.reverse().join(', '), protocol };
+  return {
+    ip: chain[chain.length - 1] ?? peer,
+    forwardedFor: chain.reverse().join(', '),
+    protocol,
+    peer,
+  };
 }
 
 /** Fastify's reading of a header sent more than once: the last value. */

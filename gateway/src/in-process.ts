@@ -26,9 +26,10 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
-import { HandOffResponse, markRequestIdChecked, type HandedOff } from '@murmur/platform';
+import { BoundedMemo, HandOffResponse, markRequestIdChecked, type HandedOff } from '@murmur/platform';
 import { findBodyLimitCause } from './body-limit.js';
 import { isPublic } from './cors.js';
+import { Deadline, deadlinesOf } from './deadlines.js';
 import { connectionListed, isCorsHeader, isHopByHop, passServiceHeader } from './hop-by-hop.js';
 
 /** The Fastify instance of each service that runs in this process. */
@@ -271,6 +272,23 @@ function clientHead(res: ServerResponse, given: unknown, hop: RawHop): OutgoingH
   return out;
 }
 
+/** What headerVerdicts says of a response header name: it may pass on a route with CORS, without. */
+const PASSES_PUBLIC = 1;
+const PASSES_PRIVATE = 2;
+
+/**
+ * Verdicts on the response header names services send, remembered (passesWhole): the same dozen names
+ * come with every answer, and one lookup costs less than checking a name's case, the hop-by-hop set and
+ * the CORS prefix each time (bench/gateway/instructions.mjs --names: those checks were about 0.6k
+ * instructions a request). Bounded: names are the services' own, but a service may echo some.
+ */
+const headerVerdicts = new BoundedMemo<string, number>(512);
+
+function headerVerdict(name: string): number {
+  if (name !== name.toLowerCase() || isHopByHop(name, null)) return 0;
+  return isCorsHeader(name) ? PASSES_PUBLIC : PASSES_PUBLIC | PASSES_PRIVATE;
+}
+
 /**
  * Whether the client may get the service's head object itself, completed in place rather than copied:
  * every name is lower case (so none can double a gateway header under another case) and none would be
@@ -278,20 +296,35 @@ function clientHead(res: ServerResponse, given: unknown, hop: RawHop): OutgoingH
  * the object after writing its head.
  */
 function passesWhole(object: OutgoingHttpHeaders, publicRoute: boolean): boolean {
+  const needed = publicRoute ? PASSES_PUBLIC : PASSES_PRIVATE;
   for (const name in object) {
-    if (object[name] === undefined || name !== name.toLowerCase() || isHopByHop(name, null)) return false;
-    if (!publicRoute && isCorsHeader(name)) return false;
+    if (object[name] === undefined) return false;
+    if ((headerVerdicts.answer(name, headerVerdict) & needed) === 0) return false;
   }
   return true;
 }
 
 /** The gateway answers `error` on `res` in place of the service, whose later writes are then dropped. */
-function answerInstead(res: HandOffResponse, state: HandedOff<RawHop>, error: Error): void {
+function answerInstead(res: HandOffResponse, state: HandOffState, error: Error): void {
   state.abandoned = true;
   state.gatewayWriting = true;
   state.hop.answerError(error);
   if (res.writableEnded) state.gatewayWriting = false;
   else res.once('finish', () => (state.gatewayWriting = false));
+}
+
+/** What a handed-off response carries here: its hop, and its deadline on the route's timeout. */
+type HandOffState = HandedOff<RawHop, HandOffDeadline>;
+
+/** A hand-off's deadline (deadlines.ts): refreshed by each write of the service's body, cancelled at close. */
+class HandOffDeadline extends Deadline {
+  constructor(private readonly res: HandOffResponse) {
+    super();
+  }
+
+  expire(): void {
+    handOffTimedOut(this.res);
+  }
 }
 
 /** The route's timeout: before the head the gateway answers 504; between body chunks the body is cut, as undici's bodyTimeout cuts a proxied body. */
@@ -302,7 +335,7 @@ function handOffTimedOut(res: HandOffResponse): void {
 }
 
 /** The hand-off `res` carries (set by handOffRaw). */
-const handedOff = (res: HandOffResponse) => res.handedOff as HandedOff<RawHop>;
+const handedOff = (res: HandOffResponse) => res.handedOff as HandOffState;
 
 /** A service that drops its response before answering: the client gets the proxy's 502, not a reset. */
 function serviceDropped(res: HandOffResponse, error: Error | undefined): void {
@@ -312,7 +345,7 @@ function serviceDropped(res: HandOffResponse, error: Error | undefined): void {
 /** A response emits `close` after `finish`, or alone when its connection was lost: one listener, shared. */
 function handOffClosed(this: HandOffResponse): void {
   const state = handedOff(this);
-  clearTimeout(state.timer);
+  state.timer.cancel();
   state.hop.onClose?.();
 }
 
@@ -327,9 +360,11 @@ export function handOffRaw(
   res: HandOffResponse,
   hop: RawHop,
 ): void {
-  const state: HandedOff<RawHop> = {
+  const timer = new HandOffDeadline(res);
+  deadlinesOf(hop.timeoutMs).add(timer);
+  const state: HandOffState = {
     hop,
-    timer: setTimeout(handOffTimedOut, hop.timeoutMs, res),
+    timer,
     rewriteHead: clientHead,
     serviceDropped,
     headSent: false,

@@ -142,6 +142,15 @@ describe('when a service cannot answer', () => {
       expect(outcome).toEqual({ status: 504, body: { error: 'The feeds service did not answer in time.' } });
   });
 
+  // The timeout bounds the wait between parts of a body, not the whole body: each part starts it again.
+  it('a body whose parts each come within the timeout is passed whole, however long it takes', async () => {
+    const res = await send(gateway.url, 'GET', '/feeds/ada.json', {
+      headers: { 'x-test-body-parts': '8,100' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('part 1;part 2;part 3;part 4;part 5;part 6;part 7;part 8;');
+  });
+
   it('a service answering within the timeout is passed through', async () => {
     const res = await send(gateway.url, 'GET', '/feeds/v2/entries.json', {
       headers: { 'x-test-delay-ms': '50' },

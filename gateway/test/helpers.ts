@@ -56,7 +56,8 @@ export function inProcessOf(targets: Targets): Partial<Record<ServiceName, Fasti
  * the same, and a CORS header, written with a raw writeHead in mixed case),
  * `x-test-reset` (drop the connection without answering), `x-test-body-delay-ms` (send the head at
  * once and the body that much later; with `x-test-body-broken`, drop the connection then instead;
- * `x-test-body-first` writes a first part of the body at once).
+ * `x-test-body-first` writes a first part of the body at once), `x-test-body-parts: <n>,<ms>` (the
+ * body in n parts `part 1;part 2;…`, the first at once, each next `ms` later).
  */
 export async function startFakeService(name: ServiceName): Promise<FakeService> {
   const app: FastifyInstance = fastify({ bodyLimit: 200 * 1024 * 1024 });
@@ -90,6 +91,24 @@ export async function startFakeService(name: ServiceName): Promise<FakeService> 
         'Access-Control-Allow-Origin': '*',
       });
       reply.raw.end('raw head');
+      return reply;
+    }
+    const parts = req.headers['x-test-body-parts'];
+    if (typeof parts === 'string') {
+      const [count, gapMs] = parts.split(',').map(Number) as [number, number];
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/plain' });
+      let written = 0;
+      const writePart = () => {
+        written++;
+        if (written === count) {
+          reply.raw.end(`part ${written};`);
+          return;
+        }
+        reply.raw.write(`part ${written};`);
+        setTimeout(writePart, gapMs);
+      };
+      writePart();
       return reply;
     }
     const bodyDelay = Number(req.headers['x-test-body-delay-ms'] ?? 0);

@@ -14,11 +14,11 @@
 import { ServerResponse, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 
 /** What a handed-off response carries while a service answers on it (set by whoever handed it on). */
-export interface HandedOff<Hop = unknown> {
+export interface HandedOff<Hop = unknown, Timer extends { refresh(): unknown } = { refresh(): unknown }> {
   /** The hand-off's own data, given back to `rewriteHead` and `serviceDropped`. */
   readonly hop: Hop;
-  /** The route's timeout: refreshed by every write of the service's body. */
-  readonly timer: NodeJS.Timeout;
+  /** The route's timeout (a timer, or anything that starts again on `refresh()`): refreshed by every write of the service's body. */
+  readonly timer: Timer;
   // Methods, not function-typed fields: a HandedOff<SomeHop> is then a HandedOff<unknown> as well.
   /** The head the client gets from the one the service wrote (`given`: its headers object, if any). */
   rewriteHead(res: HandOffResponse, given: unknown, hop: Hop): OutgoingHttpHeaders;
