@@ -25,11 +25,21 @@
 // `--connections` at a time. Needs valgrind (Debian package `valgrind`). Linux only. After a build:
 //   node bench/gateway/instructions.mjs [--paths=alone,direct,gateway] [--requests=2000]
 //        [--windows=5] [--warmup=40000] [--connections=8] [--keep=<dir>] [--names [--top=25]]
+//        [--cache-sim [--ll=<bytes>,<ways>,<line>]] [--alone-flags=<f>,<f>] [--single-flags=<f>,<f>]
+//        [--no-heap-floor] [--miss-events=I1mr,D1mr,D1mw]
 // --keep=<dir> keeps the windows' profiles there (callgrind.out.<pid>.<n>), for callgrind_annotate.
 // --names starts the processes with V8's `--perf-basic-prof`, whose /tmp/perf-<pid>.map names the
 // JavaScript functions callgrind knows only by address, and prints each path's `--top` functions by
 // instructions a request (their own, not what they call; every thread) in its last window — and, with both paths of
 // the single process, the functions whose instructions differ most between them: where the lane's go.
+// --cache-sim has callgrind simulate the caches as well (slower again): besides instructions, reads and
+// writes, it prints the first-level and last-level misses a request of the same phase — the memory
+// behaviour that instructions alone cannot show, as deterministic as they are. --ll sets the simulated
+// last-level cache (valgrind's --LL; by default the machine's). --alone-flags and --single-flags add
+// node flags to identity alone and the single process (after the single process's launch flags), to
+// compare flags by their counts; --no-heap-floor starts the single process without its heap floor.
+// With --names and --cache-sim the tables by function carry a second column, the misses of
+// --miss-events (by default the first level's; ILmr,DLmr,DLmw for the last level's).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +57,13 @@ const CONNECTIONS = Number(option('connections', '8'));
 const KEEP = option('keep', '');
 const NAMED = flag('names');
 const TOP = Number(option('top', '25'));
+const CACHE_SIM = flag('cache-sim');
+const LL = option('ll', '');
+const listOption = (name) => option(name, '').split(',').filter(Boolean);
+const ALONE_FLAGS = listOption('alone-flags');
+const SINGLE_FLAGS = listOption('single-flags');
+const HEAP_FLOOR = !flag('no-heap-floor');
+const MISS_EVENTS = new Set(option('miss-events', 'I1mr,D1mr,D1mw').split(','));
 
 const NAMES = {
   alone: 'identity alone',
@@ -65,6 +82,7 @@ const launcher = (dumps) => [
   // V8 writes machine code into memory it then runs: valgrind must look for such code everywhere.
   '--smc-check=all',
   '--quiet',
+  ...(CACHE_SIM ? ['--cache-sim=yes', ...(LL ? [`--LL=${LL}`] : [])] : []),
 ];
 
 function requireValgrind() {
@@ -96,14 +114,25 @@ function newestDump(dumps) {
   return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
 
-/** Inclusive instructions of `fn` in a profile (callgrind_annotate's inclusive view). */
+/**
+ * The inclusive cost of `fn` in a profile (callgrind_annotate's inclusive view), by event: `Ir`
+ * (instructions) always; with --cache-sim also `Dr`, `Dw` (data reads, writes), `I1mr`, `D1mr`, `D1mw`
+ * (first-level misses) and `ILmr`, `DLmr`, `DLmw` (last-level misses).
+ */
 function inclusive(file, fn) {
   const out = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
     maxBuffer: 64 * 1024 * 1024,
   }).toString();
+  const events = /^Events shown:\s+(.*)$/m.exec(out)?.[1].trim().split(/\s+/);
   const line = out.split('\n').find((l) => l.includes(`:${fn} [`));
-  if (!line) throw new BenchError(`${fn} is not in ${file}`);
-  return Number(line.trim().split(/\s+/)[0].replaceAll(',', ''));
+  if (!line || !events) throw new BenchError(`${fn} is not in ${file}`);
+  // Each event's count is followed by its share, `(12.3%)`; a count of nothing may be printed as `.`.
+  const values = line
+    .replace(/\(\s*[\d.]+%\)/g, '')
+    .trim()
+    .split(/\s+/);
+  const count = (v) => (v === '.' ? 0 : Number(v.replaceAll(',', '')));
+  return Object.fromEntries(events.map((e, i) => [e, count(values[i])]));
 }
 
 /** Address ranges of the JavaScript functions V8 compiled in process `pid` (`--perf-basic-prof`). */
@@ -129,30 +158,46 @@ function nameAt(rows, address) {
   return row && address < row.end ? row.name : `0x${address.toString(16)}`;
 }
 
-/** Instructions by function (their own) in a profile, JavaScript functions named from `rows`. */
+/**
+ * Cost by function (their own, not what they call) in a profile, JavaScript functions named from
+ * `rows`: `[instructions, misses]` (the sum of --miss-events, zero without --cache-sim).
+ */
 function byFunction(file, rows) {
   const out = execFileSync('callgrind_annotate', ['--threshold=100', file], {
     maxBuffer: 64 * 1024 * 1024,
   }).toString();
+  const events = /^Events shown:\s+(.*)$/m.exec(out)?.[1].trim().split(/\s+/) ?? ['Ir'];
   const costs = new Map();
   for (const line of out.split('\n')) {
-    const m = /^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)$/.exec(line);
-    if (!m || m[2].includes('PROGRAM TOTALS')) continue;
+    // Each event's count with its share, `1,234 (12.3%)` (a zero as `0` or `.`, without one), then
+    // the function.
+    const bare = line.replace(/\(\s*[\d.]+%\)/g, '');
+    const m = new RegExp(`^\\s*((?:(?:[\\d,]+|\\.)\\s+){${events.length}})(\\S.*)$`).exec(bare);
+    if (!m || !/\d/.test(m[1]) || m[2].includes('PROGRAM TOTALS')) continue;
+    const counts = m[1]
+      .trim()
+      .split(/\s+/)
+      .map((v) => (v === '.' ? 0 : Number(v.replaceAll(',', ''))));
     const jit = /^\?\?\?:0x([0-9a-f]+)/.exec(m[2]);
     const name = jit
       ? nameAt(rows, parseInt(jit[1], 16))
       : m[2].replace(/^\S*?:/, '').replace(/ \[.*\]$/, '');
-    costs.set(name, (costs.get(name) ?? 0) + Number(m[1].replaceAll(',', '')));
+    const misses = events.reduce((sum, e, i) => sum + (MISS_EVENTS.has(e) ? counts[i] : 0), 0);
+    const [ir, miss] = costs.get(name) ?? [0, 0];
+    costs.set(name, [ir + counts[0], miss + misses]);
   }
   return costs;
 }
 
-/** The `TOP` rows of `[name, instructions a request]`, largest first, as lines. */
-const table = (entries) =>
+/** The `TOP` rows of `[name, [instructions, misses] a request]`, largest first by `by` (0, 1), as lines. */
+const table = (entries, by = 0) =>
   entries
-    .sort((a, b) => b[1] - a[1])
+    .sort((a, b) => b[1][by] - a[1][by])
     .slice(0, TOP)
-    .map(([name, n]) => `    ${n.toFixed(0).padStart(8)}  ${name.slice(0, 110)}`)
+    .map(
+      ([name, [ir, miss]]) =>
+        `    ${ir.toFixed(0).padStart(8)}${CACHE_SIM ? miss.toFixed(0).padStart(8) : ''}  ${name.slice(0, 110)}`,
+    )
     .join('\n');
 
 /** Sends exactly `amount` requests, `CONNECTIONS` at a time; throws on any answer but 200. */
@@ -173,15 +218,18 @@ async function windows(pid, url, token, dumps) {
   // A first window lets valgrind translate the code this path runs with counting on.
   await send(url, token, REQUESTS);
   const perRequest = [];
+  const memory = [];
   let last = '';
   for (let i = 0; i < WINDOWS; i++) {
     control(pid, '-z');
     await send(url, token, REQUESTS);
     control(pid, '-d');
     last = newestDump(dumps);
-    perRequest.push(inclusive(last, 'uv__io_poll') / REQUESTS);
+    const events = inclusive(last, 'uv__io_poll');
+    perRequest.push(events.Ir / REQUESTS);
+    memory.push(Object.fromEntries(Object.entries(events).map(([e, n]) => [e, n / REQUESTS])));
   }
-  return { perRequest, last };
+  return { perRequest, memory, last };
 }
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
@@ -197,17 +245,22 @@ runMain(async () => {
   const results = {};
   // Per path, with --names: instructions a request by function in its last window.
   const functions = {};
+  // Per path, with --cache-sim: the events a request of its lowest window by instructions.
+  const caches = {};
   const nodeFlags = NAMED ? ['--perf-basic-prof'] : [];
   const measure = async (pid, paths, token) => {
     // Warm up before counting: V8 tiers code up by how often it runs.
     for (const [, url] of paths) await send(url, token, WARMUP);
     control(pid, '-i', 'on');
     for (const [path, url] of paths) {
-      const { perRequest, last } = await windows(pid, url, token, dumps);
+      const { perRequest, memory, last } = await windows(pid, url, token, dumps);
       results[path] = perRequest;
+      if (CACHE_SIM) caches[path] = memory[perRequest.indexOf(sorted(perRequest)[0])];
       if (NAMED) {
         const costs = byFunction(last, perfMap(pid));
-        functions[path] = new Map([...costs].map(([name, n]) => [name, n / REQUESTS]));
+        functions[path] = new Map(
+          [...costs].map(([name, [ir, miss]]) => [name, [ir / REQUESTS, miss / REQUESTS]]),
+        );
       }
       process.stdout.write(
         `  ${NAMES[path].padEnd(36)} ${perRequest.map(k).join(' / ')} ` +
@@ -221,7 +274,11 @@ runMain(async () => {
   );
   try {
     if (PATHS.includes('alone')) {
-      const alone = await startIdentityAlone({ launcher: LAUNCHER, startMs: 300_000, nodeFlags });
+      const alone = await startIdentityAlone({
+        launcher: LAUNCHER,
+        startMs: 300_000,
+        nodeFlags: [...nodeFlags, ...ALONE_FLAGS],
+      });
       try {
         await measure(alone.pid, [['alone', alone.me]], alone.token);
       } finally {
@@ -231,7 +288,11 @@ runMain(async () => {
     }
     const inSingle = PATHS.filter((p) => p !== 'alone');
     if (inSingle.length > 0) {
-      const single = await startSingleProcess({ launcher: LAUNCHER, execArgv: nodeFlags });
+      const single = await startSingleProcess({
+        launcher: LAUNCHER,
+        execArgv: [...nodeFlags, ...SINGLE_FLAGS],
+        heapFloor: HEAP_FLOOR,
+      });
       try {
         await measure(
           single.child.pid,
@@ -246,19 +307,39 @@ runMain(async () => {
   } finally {
     if (!KEEP) rmSync(dumps, { recursive: true, force: true });
   }
+  const columns = CACHE_SIM ? `instructions and misses (${[...MISS_EVENTS].join(' + ')})` : 'instructions';
   for (const [path, costs] of Object.entries(functions))
     process.stdout.write(
-      `  ${NAMES[path]}, by function, instructions a request (last window):\n${table([...costs])}\n`,
+      `  ${NAMES[path]}, by function, ${columns} a request (last window):\n${table([...costs])}\n`,
     );
-  if (functions.direct && functions.gateway) {
-    const names = new Set([...functions.direct.keys(), ...functions.gateway.keys()]);
-    const more = [...names].map((name) => [
-      name,
-      (functions.gateway.get(name) ?? 0) - (functions.direct.get(name) ?? 0),
-    ]);
+  // What one path spends more than another, function by function: the lane (the identity port to the
+  // gateway path) and the larger process (identity alone to the identity port).
+  for (const [from, to] of [
+    ['direct', 'gateway'],
+    ['alone', 'direct'],
+  ]) {
+    if (!functions[from] || !functions[to]) continue;
+    const names = new Set([...functions[from].keys(), ...functions[to].keys()]);
+    const more = [...names].map((name) => {
+      const [ti, tm] = functions[to].get(name) ?? [0, 0];
+      const [fi, fm] = functions[from].get(name) ?? [0, 0];
+      return [name, [ti - fi, tm - fm]];
+    });
+    const what = `what ${NAMES[to]} spends more than ${NAMES[from]}, by function`;
+    process.stdout.write(`  ${what} (${columns}):\n${table(more)}\n`);
+    if (CACHE_SIM) process.stdout.write(`  the same, by misses:\n${table(more, 1)}\n`);
+  }
+  if (CACHE_SIM) {
+    const fmt = (n) => (n >= 1000 ? k(n) : n.toFixed(1)).padStart(8);
+    const events = ['Ir', 'Dr', 'Dw', 'I1mr', 'D1mr', 'D1mw', 'ILmr', 'DLmr', 'DLmw'];
     process.stdout.write(
-      `  what the gateway path spends more than the identity port, by function:\n${table(more)}\n`,
+      `  a request, from each path's lowest window by instructions (callgrind's cache simulation):\n` +
+        `    ${''.padEnd(36)} ${events.map((e) => e.padStart(8)).join(' ')}\n`,
     );
+    for (const [path, costs] of Object.entries(caches))
+      process.stdout.write(
+        `    ${NAMES[path].padEnd(36)} ${events.map((e) => fmt(costs[e] ?? 0)).join(' ')}\n`,
+      );
   }
   // Steady state: each path's lowest window (see the note on warming up above).
   const low = Object.fromEntries(Object.entries(results).map(([p, xs]) => [p, sorted(xs)[0]]));
