@@ -12,6 +12,9 @@ async function start(): Promise<void> {
   // LOG_LEVEL was validated by startSingleProcess.
   const logger = createLogger({ service: 'murmur', level: running.logLevel });
   warnWithoutHeapFloor(logger, 'single', 'cli/dist/main.js start');
+  // The log is written asynchronously and the banner below is not: flushed first, a warning comes
+  // before the banner in the console, where whoever started it is looking.
+  await new Promise<void>((resolve) => logger.flush(() => resolve()));
   const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${running.port}`;
   process.stdout.write(`Murmur is listening on ${publicUrl} (bound to ${running.url})\n`);
   process.stdout.write(`Metrics and readiness (not public): ${running.internalUrl}/metrics, /readyz\n`);
