@@ -6,7 +6,7 @@
 // so on 2 cores more of the machine is left to the server (run.mjs's ratios are autocannon's). Needs
 // `wrk` (wrk.mjs). After a build:
 //   node bench/gateway/wrk-single.mjs [--rounds=2] [--cycles=20] [--slice=1] [--connections=50]
-//        [--no-heap-floor] [--keep-idle-running]
+//        [--no-heap-floor] [--keep-idle-running] [--targets=alone,own,gateway,proxied]
 //
 // Interleaved slices. On the shared 2-core VMs this runs on, identity alone measured for 1 s thirty times
 // in a row gave 18–21k req/s for a few seconds, then 11k for four seconds, then 15–21k again (pinned to
@@ -23,7 +23,13 @@
 // identical processes by up to 6 % depending on the order they ran in. --keep-idle-running leaves it.
 // The single process starts as `npm start` starts it, with its heap floor (libs/platform/src/runtime/heap.ts);
 // --no-heap-floor starts it without. Identity alone starts as it is deployed, without one.
-import { cycleOrder, flag, loadavg, option, quartiles, runMain } from '../lib/cli.mjs';
+//
+// --targets measures some of the four only (identity alone is always measured). The single process
+// serving its identity port and the reverse proxy's headers beside its gateway is not how it is
+// deployed: its shared code (Node's HTTP server, Fastify, the store) then sees request headers of
+// three shapes — without the forwarded headers, with the gateway's, with the proxy's as well — where
+// a deployment sends it one. `--targets=alone,gateway` measures it as deployed.
+import { BenchError, cycleOrder, flag, loadavg, option, quartiles, runMain } from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
 import { requireTools, startIdentityAlone, withStopped, wrk } from './wrk.mjs';
 
@@ -39,6 +45,10 @@ const ALONE = 'identity alone';
 const OWN = 'single process, its identity port';
 const GATEWAY = 'single process, through its gateway';
 const PROXIED = 'the same, behind a reverse proxy';
+const CHOSEN = new Set(['alone', ...option('targets', 'alone,own,gateway,proxied').split(',')]);
+const TARGET_NAMES = { alone: ALONE, own: OWN, gateway: GATEWAY, proxied: PROXIED };
+for (const t of CHOSEN)
+  if (!TARGET_NAMES[t]) throw new BenchError(`unknown target ${t} (alone, own, gateway, proxied)`);
 
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
 
@@ -60,13 +70,16 @@ runMain(async () => {
   const single = await startSingleProcess({ heapFloor });
   try {
     // [url, token, extra headers, the process left idle meanwhile]
-    const targets = {
+    const all = {
       [ALONE]: [alone.me, alone.token, [], single.child.pid],
       [OWN]: [single.urls.direct, single.token, [], alone.pid],
       [GATEWAY]: [single.urls.gateway, single.token, [], alone.pid],
       // What a deployment behind Caddy or nginx on the same machine sends (a trusted loopback peer).
       [PROXIED]: [single.urls.gateway, single.token, BEHIND_PROXY, alone.pid],
     };
+    const targets = Object.fromEntries(
+      Object.entries(all).filter(([name]) => [...CHOSEN].some((t) => TARGET_NAMES[t] === name)),
+    );
     const names = Object.keys(targets);
     const run = ([url, token, headers, idle], seconds) =>
       withStopped(stopIdle ? [idle] : [], () =>
@@ -87,16 +100,22 @@ runMain(async () => {
       }
       const mean = (name) => Math.round(cycles.reduce((t, c) => t + c[name], 0) / cycles.length);
       console.log(`  round ${round}: ${names.map((n) => `${n} ${mean(n)} req/s`).join(', ')} (means)`);
-      const gateway = ratio(cycles, GATEWAY, ALONE);
-      console.log(
-        `    through the gateway: ${described(gateway)} of identity alone (target ≥ ${TARGET * 100} %: ` +
-          `${gateway.value >= TARGET ? 'met' : 'NOT met'}), ${described(ratio(cycles, GATEWAY, OWN))} of its own identity port`,
-      );
-      console.log(`    its identity port: ${described(ratio(cycles, OWN, ALONE))} of identity alone`);
-      console.log(
-        `    behind a reverse proxy: ${described(ratio(cycles, PROXIED, ALONE))} of identity alone, ` +
-          `${described(ratio(cycles, PROXIED, OWN))} of its own identity port`,
-      );
+      const has = (name) => name in targets;
+      const againstOwn = (name) =>
+        has(OWN) ? `, ${described(ratio(cycles, name, OWN))} of its own identity port` : '';
+      if (has(GATEWAY)) {
+        const gateway = ratio(cycles, GATEWAY, ALONE);
+        console.log(
+          `    through the gateway: ${described(gateway)} of identity alone (target ≥ ${TARGET * 100} %: ` +
+            `${gateway.value >= TARGET ? 'met' : 'NOT met'})${againstOwn(GATEWAY)}`,
+        );
+      }
+      if (has(OWN))
+        console.log(`    its identity port: ${described(ratio(cycles, OWN, ALONE))} of identity alone`);
+      if (has(PROXIED))
+        console.log(
+          `    behind a reverse proxy: ${described(ratio(cycles, PROXIED, ALONE))} of identity alone${againstOwn(PROXIED)}`,
+        );
     }
     console.log(`load average after: ${loadavg()}`);
   } finally {
