@@ -279,7 +279,7 @@ const PASSES_PRIVATE = 2;
 /**
  * Verdicts on the response header names services send, remembered (passesWhole): the same dozen names
  * come with every answer, and one lookup costs less than checking a name's case, the hop-by-hop set and
- * the CORS prefix each time (bench/gateway/instructions.mjs --names: those checks were about 0.6k
+ * the CORS prefix each time (bench/gateway/instructions.mjs --names: those checks were about 0.9k
  * instructions a request). Bounded: names are the services' own, but a service may echo some.
  */
 const headerVerdicts = new BoundedMemo<string, number>(512);
