@@ -114,6 +114,15 @@ function newestDump(dumps) {
   return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
 
+// callgrind_annotate prints each event's count followed by its share, `1,234 (12.3%)`; a zero may be
+// printed as `0` or `.`, without a share.
+const withoutShares = (line) => line.replace(/\(\s*[\d.]+%\)/g, '');
+const countsOf = (text) =>
+  text
+    .trim()
+    .split(/\s+/)
+    .map((v) => (v === '.' ? 0 : Number(v.replaceAll(',', ''))));
+
 /**
  * The inclusive cost of `fn` in a profile (callgrind_annotate's inclusive view), by event: `Ir`
  * (instructions) always; with --cache-sim also `Dr`, `Dw` (data reads, writes), `I1mr`, `D1mr`, `D1mw`
@@ -126,13 +135,8 @@ function inclusive(file, fn) {
   const events = /^Events shown:\s+(.*)$/m.exec(out)?.[1].trim().split(/\s+/);
   const line = out.split('\n').find((l) => l.includes(`:${fn} [`));
   if (!line || !events) throw new BenchError(`${fn} is not in ${file}`);
-  // Each event's count is followed by its share, `(12.3%)`; a count of nothing may be printed as `.`.
-  const values = line
-    .replace(/\(\s*[\d.]+%\)/g, '')
-    .trim()
-    .split(/\s+/);
-  const count = (v) => (v === '.' ? 0 : Number(v.replaceAll(',', '')));
-  return Object.fromEntries(events.map((e, i) => [e, count(values[i])]));
+  const values = countsOf(withoutShares(line));
+  return Object.fromEntries(events.map((e, i) => [e, values[i]]));
 }
 
 /** Address ranges of the JavaScript functions V8 compiled in process `pid` (`--perf-basic-prof`). */
@@ -169,15 +173,12 @@ function byFunction(file, rows) {
   const events = /^Events shown:\s+(.*)$/m.exec(out)?.[1].trim().split(/\s+/) ?? ['Ir'];
   const costs = new Map();
   for (const line of out.split('\n')) {
-    // Each event's count with its share, `1,234 (12.3%)` (a zero as `0` or `.`, without one), then
-    // the function.
-    const bare = line.replace(/\(\s*[\d.]+%\)/g, '');
-    const m = new RegExp(`^\\s*((?:(?:[\\d,]+|\\.)\\s+){${events.length}})(\\S.*)$`).exec(bare);
+    // Every event's count, then the function.
+    const m = new RegExp(`^\\s*((?:(?:[\\d,]+|\\.)\\s+){${events.length}})(\\S.*)$`).exec(
+      withoutShares(line),
+    );
     if (!m || !/\d/.test(m[1]) || m[2].includes('PROGRAM TOTALS')) continue;
-    const counts = m[1]
-      .trim()
-      .split(/\s+/)
-      .map((v) => (v === '.' ? 0 : Number(v.replaceAll(',', ''))));
+    const counts = countsOf(m[1]);
     const jit = /^\?\?\?:0x([0-9a-f]+)/.exec(m[2]);
     const name = jit
       ? nameAt(rows, parseInt(jit[1], 16))

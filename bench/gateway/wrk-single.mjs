@@ -77,9 +77,8 @@ runMain(async () => {
       // What a deployment behind Caddy or nginx on the same machine sends (a trusted loopback peer).
       [PROXIED]: [single.urls.gateway, single.token, BEHIND_PROXY, alone.pid],
     };
-    const targets = Object.fromEntries(
-      Object.entries(all).filter(([name]) => [...CHOSEN].some((t) => TARGET_NAMES[t] === name)),
-    );
+    const chosen = new Set([...CHOSEN].map((t) => TARGET_NAMES[t]));
+    const targets = Object.fromEntries(Object.entries(all).filter(([name]) => chosen.has(name)));
     const names = Object.keys(targets);
     const run = ([url, token, headers, idle], seconds) =>
       withStopped(stopIdle ? [idle] : [], () =>

@@ -61,11 +61,6 @@ export class DeadlineList {
     this.unlink(deadline);
   }
 
-  /** Whether no deadline is waiting (tests). */
-  get empty(): boolean {
-    return this.head === null;
-  }
-
   // Every deadline has the same length and the clock only moves forward: appending keeps the order.
   private append(deadline: Deadline): void {
     deadline.list = this;
