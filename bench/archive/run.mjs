@@ -4,13 +4,14 @@
 // recent.json measured through the gateway, and the server's memory. Run after a build, from the
 // repository root (or `npm run bench -- archive`):
 //   node bench/archive/run.mjs [--posts=50000] [--samples=300] [--store=file|memory] [--json]
+//                              [--data-dir=<dir>]
+// --data-dir: seed into that directory and keep it (bench/store/community.mjs); otherwise a temporary one.
 // Exits non-zero only when the benchmark could not run; a missed target is reported.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import {
+  benchDataDir,
   BenchError,
   flag,
   forkServer,
@@ -106,8 +107,8 @@ async function get(server, path) {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-archive-'));
-  const server = await startServer(dataDir);
+  const data = benchDataDir('murmur-bench-archive-');
+  const server = await startServer(data.dir);
   try {
     const body = archiveFile(POSTS);
     log(`importing ${POSTS} posts (${mib(body.length)} MiB JSON Feed) through the gateway, store ${STORE}…`);
@@ -235,7 +236,7 @@ async function main() {
     if (flag('json')) console.log(JSON.stringify(results, null, 2));
   } finally {
     await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    data.remove();
   }
 }
 

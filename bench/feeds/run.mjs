@@ -3,14 +3,14 @@
 // following 2,000 others and one followed by 5,000, on the embedded store, measured through the
 // gateway. Run after a build, from the repository root (or `npm run bench -- feeds`):
 //   node bench/feeds/run.mjs [--users=10000] [--posts=200000] [--samples=300] [--store=file|memory]
-//                            [--skip-compare] [--json]
+//                            [--skip-compare] [--json] [--data-dir=<dir>]
+// --data-dir: seed into that directory and keep it (bench/store/community.mjs); otherwise a temporary one.
 // Exits non-zero only when the benchmark could not run; a missed target is reported.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import {
+  benchDataDir,
   BenchError,
   flag,
   forkServer,
@@ -54,8 +54,8 @@ async function get(server, path, headers = {}) {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-feeds-'));
-  const server = await startServer(dataDir);
+  const data = benchDataDir('murmur-bench-feeds-');
+  const server = await startServer(data.dir);
   try {
     log(`feeds started in ${Math.round(server.feedsStartMs)} ms (index built from ${server.posts} posts)`);
     const heavy = await get(server, `/feeds/${server.heavy}.json`);
@@ -165,7 +165,7 @@ async function main() {
     if (flag('json')) console.log(JSON.stringify(results, null, 2));
   } finally {
     await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    data.remove();
   }
 }
 

@@ -45,7 +45,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { BenchError, flag, option, runMain } from '../lib/cli.mjs';
+import { BenchError, flag, listOption, option, runMain } from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
 import { startIdentityAlone } from './wrk.mjs';
 
@@ -59,7 +59,6 @@ const NAMED = flag('names');
 const TOP = Number(option('top', '25'));
 const CACHE_SIM = flag('cache-sim');
 const LL = option('ll', '');
-const listOption = (name) => option(name, '').split(',').filter(Boolean);
 const ALONE_FLAGS = listOption('alone-flags');
 const SINGLE_FLAGS = listOption('single-flags');
 const HEAP_FLOOR = !flag('no-heap-floor');

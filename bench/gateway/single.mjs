@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { launchFlags } from '@murmur/platform';
 import { freePort } from '../lib/cli.mjs';
@@ -15,12 +16,21 @@ const root = join(here, '..', '..');
 
 /**
  * Starts the single process (with its heap floor unless `heapFloor` is false; run by `launcher`, a
- * command line that ends where node's begins, if given); resolves once it listens, with its child process, the URLs of `GET
- * /account/me` at its identity port (`direct`) and through its gateway (`gateway`), a Bearer token for
- * them, and `stop()`.
+ * command line that ends where node's begins, if given; on the memory store, or on the embedded store
+ * in `dataDir` if given); resolves once it listens, with its child process, the milliseconds from
+ * spawn to listening (`readyMs`), its gateway's `base` URL, the URLs of `GET /account/me` at its
+ * identity port (`direct`) and through its gateway (`gateway`), a Bearer token of a user `bench` (the
+ * first user of a fresh store: id 1), and `stop()`.
  */
-export async function startSingleProcess({ execArgv = [], heapFloor = true, launcher = [] } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-single-'));
+export async function startSingleProcess({
+  execArgv = [],
+  heapFloor = true,
+  launcher = [],
+  dataDir: givenDataDir = '',
+} = {}) {
+  // A given directory is kept, and the process runs on the embedded store in it as `npm start` does.
+  const dataDir = givenDataDir || mkdtempSync(join(tmpdir(), 'murmur-bench-single-'));
+  const spawnedAt = performance.now();
   const [port, internalPort] = [await freePort(), await freePort()];
   const adminToken = randomUUID() + randomUUID();
   // Started as `npm start` starts it: with the single process's heap floor (libs/platform/src/runtime/heap.ts).
@@ -35,7 +45,7 @@ export async function startSingleProcess({ execArgv = [], heapFloor = true, laun
       GATEWAY_INTERNAL_PORT: String(internalPort),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
-      STORE_URL: 'memory:',
+      STORE_URL: givenDataDir ? `file:${dataDir}` : 'memory:',
       BUS_URL: 'memory:',
       MURMUR_ADMIN_TOKEN: adminToken,
       GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
@@ -48,7 +58,7 @@ export async function startSingleProcess({ execArgv = [], heapFloor = true, laun
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!givenDataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     const ready = await new Promise((resolve, reject) => {
@@ -56,7 +66,7 @@ export async function startSingleProcess({ execArgv = [], heapFloor = true, laun
       child.stdout.on('data', (chunk) => {
         buffered += chunk;
         const line = buffered.split('\n').find((l) => l.startsWith('{'));
-        if (line) resolve(JSON.parse(line));
+        if (line) resolve({ ...JSON.parse(line), readyMs: performance.now() - spawnedAt });
       });
       child.once('exit', (code) => reject(new Error(`the single process exited (${code})`)));
     });
@@ -71,6 +81,8 @@ export async function startSingleProcess({ execArgv = [], heapFloor = true, laun
     return {
       child,
       token,
+      readyMs: ready.readyMs,
+      base: `http://127.0.0.1:${port}`,
       urls: { direct: `${ready.identity}/account/me`, gateway: `http://127.0.0.1:${port}/account/me` },
       stop,
     };

@@ -7,6 +7,7 @@
 // `wrk` (wrk.mjs). After a build:
 //   node bench/gateway/wrk-single.mjs [--rounds=2] [--cycles=20] [--slice=1] [--connections=50]
 //        [--no-heap-floor] [--keep-idle-running] [--targets=alone,own,gateway,proxied]
+//        [--alone-flags=--flag,...] [--single-flags=--flag,...] [--variant-flags=--flag,...]
 //
 // Interleaved slices. On the shared 2-core VMs this runs on, identity alone measured for 1 s thirty times
 // in a row gave 18–21k req/s for a few seconds, then 11k for four seconds, then 15–21k again (pinned to
@@ -29,7 +30,20 @@
 // deployed: its shared code (Node's HTTP server, Fastify, the store) then sees request headers of
 // three shapes — without the forwarded headers, with the gateway's, with the proxy's as well — where
 // a deployment sends it one. `--targets=alone,gateway` measures it as deployed.
-import { BenchError, cycleOrder, flag, loadavg, option, quartiles, runMain } from '../lib/cli.mjs';
+//
+// `variant` (in --targets) starts a second single process with --variant-flags (node flags, comma-separated)
+// and measures it through its gateway in the same cycles, beside the first: a change of launch flags
+// judged against the same moments of the machine, not against another run's.
+import {
+  BenchError,
+  cycleOrder,
+  flag,
+  listOption,
+  loadavg,
+  option,
+  quartiles,
+  runMain,
+} from '../lib/cli.mjs';
 import { startSingleProcess } from './single.mjs';
 import { requireTools, startIdentityAlone, withStopped, wrk } from './wrk.mjs';
 
@@ -45,10 +59,11 @@ const ALONE = 'identity alone';
 const OWN = 'single process, its identity port';
 const GATEWAY = 'single process, through its gateway';
 const PROXIED = 'the same, behind a reverse proxy';
+const VARIANT = `single process with ${option('variant-flags', '')}, through its gateway`;
 const CHOSEN = new Set(['alone', ...option('targets', 'alone,own,gateway,proxied').split(',')]);
-const TARGET_NAMES = { alone: ALONE, own: OWN, gateway: GATEWAY, proxied: PROXIED };
+const TARGET_NAMES = { alone: ALONE, own: OWN, gateway: GATEWAY, proxied: PROXIED, variant: VARIANT };
 for (const t of CHOSEN)
-  if (!TARGET_NAMES[t]) throw new BenchError(`unknown target ${t} (alone, own, gateway, proxied)`);
+  if (!TARGET_NAMES[t]) throw new BenchError(`unknown target ${t} (alone, own, gateway, proxied, variant)`);
 
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
 
@@ -64,26 +79,34 @@ const described = ({ value, q1, q3, sums }) =>
 
 runMain(async () => {
   requireTools();
-  const alone = await startIdentityAlone();
+  const alone = await startIdentityAlone({ nodeFlags: listOption('alone-flags') });
   const heapFloor = !flag('no-heap-floor');
   const stopIdle = !flag('keep-idle-running');
-  const single = await startSingleProcess({ heapFloor });
+  const single = await startSingleProcess({ heapFloor, execArgv: listOption('single-flags') });
+  // A second single process started with other flags, measured through its gateway beside the first.
+  const variant = CHOSEN.has('variant')
+    ? await startSingleProcess({ heapFloor, execArgv: listOption('variant-flags') })
+    : null;
   try {
-    // [url, token, extra headers, the process left idle meanwhile]
+    const pids = [alone.pid, single.child.pid, ...(variant ? [variant.child.pid] : [])];
+    const others = (pid) => pids.filter((p) => p !== pid);
+    // [url, token, extra headers, the processes left idle meanwhile]
     const all = {
-      [ALONE]: [alone.me, alone.token, [], single.child.pid],
-      [OWN]: [single.urls.direct, single.token, [], alone.pid],
-      [GATEWAY]: [single.urls.gateway, single.token, [], alone.pid],
+      [ALONE]: [alone.me, alone.token, [], others(alone.pid)],
+      [OWN]: [single.urls.direct, single.token, [], others(single.child.pid)],
+      [GATEWAY]: [single.urls.gateway, single.token, [], others(single.child.pid)],
       // What a deployment behind Caddy or nginx on the same machine sends (a trusted loopback peer).
-      [PROXIED]: [single.urls.gateway, single.token, BEHIND_PROXY, alone.pid],
+      [PROXIED]: [single.urls.gateway, single.token, BEHIND_PROXY, others(single.child.pid)],
+      ...(variant && {
+        [VARIANT]: [variant.urls.gateway, variant.token, [], others(variant.child.pid)],
+      }),
     };
     const chosen = new Set([...CHOSEN].map((t) => TARGET_NAMES[t]));
     const targets = Object.fromEntries(Object.entries(all).filter(([name]) => chosen.has(name)));
     const names = Object.keys(targets);
     const run = ([url, token, headers, idle], seconds) =>
-      withStopped(stopIdle ? [idle] : [], () =>
-        wrk({ url, token, seconds, connections: CONNECTIONS, headers }),
-      ).rps;
+      withStopped(stopIdle ? idle : [], () => wrk({ url, token, seconds, connections: CONNECTIONS, headers }))
+        .rps;
     for (const target of Object.values(targets)) run(target, 3); // warm-up
     console.log(
       `wrk -t1 -c${CONNECTIONS} GET /account/me, ${ROUNDS} rounds of ${CYCLES} cycles of ${SLICE} s a target, ` +
@@ -115,9 +138,14 @@ runMain(async () => {
         console.log(
           `    behind a reverse proxy: ${described(ratio(cycles, PROXIED, ALONE))} of identity alone${againstOwn(PROXIED)}`,
         );
+      if (has(VARIANT))
+        console.log(
+          `    with ${option('variant-flags', '')}: ${described(ratio(cycles, VARIANT, ALONE))} of identity alone` +
+            (has(GATEWAY) ? `, ${described(ratio(cycles, VARIANT, GATEWAY))} of the first` : ''),
+        );
     }
     console.log(`load average after: ${loadavg()}`);
   } finally {
-    await Promise.all([alone.stop(), single.stop()]);
+    await Promise.all([alone.stop(), single.stop(), variant?.stop()]);
   }
 });

@@ -2,9 +2,10 @@
 // summary of samples, runs per CPU-second, the machine's load average, a free port, the system under test forked into its
 // own process and asked over IPC, and the lines every run prints about its machine and targets.
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 /** A failure that makes the benchmark's numbers meaningless: printed as one line, exit code 1. */
@@ -21,6 +22,23 @@ export const option = (name, fallback) => {
 
 /** Whether `--name` is on the command line. */
 export const flag = (name) => process.argv.includes(`--${name}`);
+/**
+ * A benchmark's data directory: `--data-dir=<dir>` when given (created if missing and kept afterwards, so
+ * that several benchmarks can leave their data in one directory: bench/store/community.mjs), otherwise a
+ * fresh temporary directory that `remove()` deletes.
+ */
+export function benchDataDir(prefix) {
+  const given = option('data-dir', '');
+  if (given) {
+    mkdirSync(given, { recursive: true });
+    return { dir: resolve(given), remove() {} };
+  }
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** `--<name>=a,b,c` as a list (empty when absent). */
+export const listOption = (name) => option(name, '').split(',').filter(Boolean);
 
 /** The nearest-rank percentile `p` (0–100) of samples sorted ascending. */
 export function percentile(sorted, p) {

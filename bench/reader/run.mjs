@@ -4,7 +4,8 @@
 // against 1,000 local feeds. Run after a build, from the repository root:
 //   node bench/reader/run.mjs [--subscriptions=500] [--items=200] [--unread=30000] [--samples=200]
 //                             [--poll-feeds=1000] [--store=file|memory] [--engine=sqlite|nedb]
-//                             [--skip-parse] [--skip-reads] [--skip-poll] [--json]
+//                             [--skip-parse] [--skip-reads] [--skip-poll] [--json] [--data-dir=<dir>]
+// --data-dir: seed into that directory and keep it (bench/store/community.mjs); otherwise a temporary one.
 // Exits non-zero only when the benchmark could not run; missing a target is reported.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,12 +14,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import {
+  benchDataDir,
   BenchError,
   flag,
   forkServer,
   log,
   machine,
-  measure as measureAfter,
   mib,
   option,
   serverExecArgv,
@@ -26,6 +27,7 @@ import {
 } from '../lib/cli.mjs';
 import { startFeedHosts } from './feeds.mjs';
 import { parsePhase } from './parse.mjs';
+import { client, entryCount, logReadTargets, measureReads, TARGETS } from './reads.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SUBSCRIPTIONS = Number(option('subscriptions', '500'));
@@ -38,7 +40,6 @@ const STORE = option('store', 'file');
 const ENGINE = option('engine', 'sqlite');
 /** V8's old-space cap for the server process (MiB); 0 leaves V8's default (a quarter of the machine's memory). */
 const SERVER_HEAP_MB = Number(option('server-heap', '640'));
-const TARGETS = { unreadP95: 50, entriesP95: 50, markP95: 100, rssMiB: 1024, feedsPerMinute: 300 };
 
 /** The system under test in its own process (so its memory is its own). */
 function startServer(dataDir, adminToken) {
@@ -51,30 +52,6 @@ function startServer(dataDir, adminToken) {
       BENCH_ADMIN_TOKEN: adminToken,
     },
   });
-}
-
-/** Each measurement after 20 warm-up requests. */
-const measure = (label, n, once) => measureAfter(label, n, once, { warmup: 20 });
-
-function client(server, token) {
-  const base = server.gatewayUrl;
-  return async function call(method, path, body) {
-    const url = path.startsWith(server.publicUrl) ? path.slice(server.publicUrl.length) : path;
-    const started = performance.now();
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    const ms = performance.now() - started;
-    if (res.status >= 400)
-      throw new BenchError(`${method} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-    return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text), ms };
-  };
 }
 
 async function createUser(server, adminToken, username) {
@@ -99,7 +76,8 @@ async function pool(n, parallel, task) {
 
 async function readsPhase() {
   const adminToken = randomBytes(24).toString('base64url');
-  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-reader-'));
+  const data = benchDataDir('murmur-bench-reader-');
+  const dataDir = data.dir;
   const hosts = await startFeedHosts({ hosts: 20, itemsPerFeed: ITEMS, newPerGeneration: 5 });
   let server = await startServer(dataDir, adminToken);
   try {
@@ -116,51 +94,12 @@ async function readsPhase() {
     for (let i = 0; i < surplus.length; i += 1000) {
       await call('DELETE', '/feeds/v2/unread_entries.json', { unread_entries: surplus.slice(i, i + 1000) });
     }
-    const total = Number(
-      (await call('GET', '/feeds/v2/entries.json?per_page=1')).headers.get('x-feedbin-record-count'),
-    );
+    const total = await entryCount(call);
     const unreadNow = (await call('GET', '/feeds/v2/unread_entries.json')).json();
     log(`  seeded in ${Math.round(seedSeconds)} s: ${total} entries, ${unreadNow.length} unread`);
     if (unreadNow.length !== Math.min(UNREAD, unread.length)) throw new BenchError('unexpected unread count');
 
-    log('measuring through the gateway (sequential requests):');
-    const deepPage = Math.max(2, Math.floor(total / 100) - 100);
-    const results = {
-      unread: await measure(
-        'GET unread_entries.json',
-        SAMPLES,
-        async () => (await call('GET', '/feeds/v2/unread_entries.json')).ms,
-      ),
-      entriesFirst: await measure(
-        'GET entries.json?per_page=100',
-        SAMPLES,
-        async () => (await call('GET', '/feeds/v2/entries.json?per_page=100')).ms,
-      ),
-      entriesDeep: await measure(
-        `GET entries.json?per_page=100&page=${deepPage}`,
-        SAMPLES,
-        async () => (await call('GET', `/feeds/v2/entries.json?per_page=100&page=${deepPage}`)).ms,
-      ),
-      entriesUnread: await measure(
-        'GET entries.json?read=false&per_page=100',
-        SAMPLES,
-        async () => (await call('GET', '/feeds/v2/entries.json?read=false&per_page=100')).ms,
-      ),
-    };
-    const chunk = unreadNow.slice(0, 1000);
-    results.markRead = await measure('DELETE unread_entries.json (1000 ids)', SAMPLES, async () => {
-      const r = await call('DELETE', '/feeds/v2/unread_entries.json', { unread_entries: chunk });
-      await call('POST', '/feeds/v2/unread_entries.json', { unread_entries: chunk });
-      return r.ms;
-    });
-    results.markUnread = await measure(
-      'POST unread_entries.json (1000 ids)',
-      Math.min(SAMPLES, 100),
-      async () => {
-        await call('DELETE', '/feeds/v2/unread_entries.json', { unread_entries: chunk });
-        return (await call('POST', '/feeds/v2/unread_entries.json', { unread_entries: chunk })).ms;
-      },
-    );
+    const results = await measureReads(call, { samples: SAMPLES, total });
     const memory = await server.memory();
     log(`  server RSS ${mib(memory.rss)} MiB; live heap after a GC ${mib(memory.liveHeap)} MiB`);
 
@@ -196,7 +135,7 @@ async function readsPhase() {
   } finally {
     await server.stop().catch(() => undefined);
     await hosts.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    data.remove();
   }
 }
 
@@ -261,16 +200,7 @@ try {
   const poll = flag('skip-poll') ? null : await pollPhase();
   if (reads) {
     log('targets:');
-    log(
-      `  GET unread p95 ${reads.unread.p95} ms ≤ ${TARGETS.unreadP95}: ${verdict(reads.unread.p95 <= TARGETS.unreadP95)}`,
-    );
-    log(
-      `  GET entries first p95 ${reads.entriesFirst.p95} ms, deep p95 ${reads.entriesDeep.p95} ms ≤ ${TARGETS.entriesP95}: ${verdict(Math.max(reads.entriesFirst.p95, reads.entriesDeep.p95) <= TARGETS.entriesP95)}`,
-    );
-    log(
-      `  mark 1000 read p95 ${reads.markRead.p95} ms ≤ ${TARGETS.markP95}: ${verdict(reads.markRead.p95 <= TARGETS.markP95)}`,
-    );
-    log(`  RSS ${reads.rssMiB} MiB ≤ ${TARGETS.rssMiB}: ${verdict(reads.rssMiB <= TARGETS.rssMiB)}`);
+    logReadTargets(reads, reads.rssMiB);
   }
   if (poll)
     log(
