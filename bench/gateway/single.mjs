@@ -20,13 +20,14 @@ const root = join(here, '..', '..');
  * in `dataDir` if given); resolves once it listens, with its child process, the milliseconds from
  * spawn to listening (`readyMs`), its gateway's `base` URL, the URLs of `GET /account/me` at its
  * identity port (`direct`) and through its gateway (`gateway`), a Bearer token of a user `bench` (the
- * first user of a fresh store: id 1), and `stop()`.
+ * first user of a fresh store: id 1), and `stop()`. Its logs (at `logLevel`) go to /dev/null.
  */
 export async function startSingleProcess({
   execArgv = [],
   heapFloor = true,
   launcher = [],
   dataDir: givenDataDir = '',
+  logLevel = 'warn',
 } = {}) {
   // A given directory is kept, and the process runs on the embedded store in it as `npm start` does.
   const dataDir = givenDataDir || mkdtempSync(join(tmpdir(), 'murmur-bench-single-'));
@@ -49,9 +50,12 @@ export async function startSingleProcess({
       BUS_URL: 'memory:',
       MURMUR_ADMIN_TOKEN: adminToken,
       GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: logLevel,
+      // The ready line comes on a pipe of its own (fd 3): the log lines on stdout go to /dev/null, as
+      // identity alone's do (wrk.mjs), and never fill a pipe this process does not read while wrk runs.
+      BENCH_READY_FD: '3',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
   });
   const stop = async () => {
     if (child.exitCode === null) {
@@ -63,7 +67,7 @@ export async function startSingleProcess({
   try {
     const ready = await new Promise((resolve, reject) => {
       let buffered = '';
-      child.stdout.on('data', (chunk) => {
+      child.stdio[3].on('data', (chunk) => {
         buffered += chunk;
         const line = buffered.split('\n').find((l) => l.startsWith('{'));
         if (line) resolve({ ...JSON.parse(line), readyMs: performance.now() - spawnedAt });

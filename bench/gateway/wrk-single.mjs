@@ -8,6 +8,7 @@
 //   node bench/gateway/wrk-single.mjs [--rounds=2] [--cycles=20] [--slice=1] [--connections=50]
 //        [--no-heap-floor] [--keep-idle-running] [--targets=alone,own,gateway,proxied]
 //        [--alone-flags=--flag,...] [--single-flags=--flag,...] [--variant-flags=--flag,...]
+//        [--log-level=warn]
 //
 // Interleaved slices. On the shared 2-core VMs this runs on, identity alone measured for 1 s thirty times
 // in a row gave 18–21k req/s for a few seconds, then 11k for four seconds, then 15–21k again (pinned to
@@ -51,6 +52,8 @@ const ROUNDS = Number(option('rounds', '2'));
 const CYCLES = Number(option('cycles', '20'));
 const SLICE = Number(option('slice', '1'));
 const CONNECTIONS = Number(option('connections', '50'));
+// Both processes' LOG_LEVEL; their log lines go to /dev/null. `info` is what they are deployed with.
+const LOG_LEVEL = option('log-level', 'warn');
 // Issue 16's target.
 const TARGET = 0.9;
 /** Headers a reverse proxy on this machine adds (it connects from loopback, which TRUST_PROXY trusts). */
@@ -79,13 +82,17 @@ const described = ({ value, q1, q3, sums }) =>
 
 runMain(async () => {
   requireTools();
-  const alone = await startIdentityAlone({ nodeFlags: listOption('alone-flags') });
+  const alone = await startIdentityAlone({ nodeFlags: listOption('alone-flags'), logLevel: LOG_LEVEL });
   const heapFloor = !flag('no-heap-floor');
   const stopIdle = !flag('keep-idle-running');
-  const single = await startSingleProcess({ heapFloor, execArgv: listOption('single-flags') });
+  const single = await startSingleProcess({
+    heapFloor,
+    execArgv: listOption('single-flags'),
+    logLevel: LOG_LEVEL,
+  });
   // A second single process started with other flags, measured through its gateway beside the first.
   const variant = CHOSEN.has('variant')
-    ? await startSingleProcess({ heapFloor, execArgv: listOption('variant-flags') })
+    ? await startSingleProcess({ heapFloor, execArgv: listOption('variant-flags'), logLevel: LOG_LEVEL })
     : null;
   try {
     const pids = [alone.pid, single.child.pid, ...(variant ? [variant.child.pid] : [])];
@@ -110,7 +117,7 @@ runMain(async () => {
     for (const target of Object.values(targets)) run(target, 3); // warm-up
     console.log(
       `wrk -t1 -c${CONNECTIONS} GET /account/me, ${ROUNDS} rounds of ${CYCLES} cycles of ${SLICE} s a target, ` +
-        `load ${loadavg()}, single process's heap floor ${heapFloor ? 'on' : 'off'}, ` +
+        `load ${loadavg()}, LOG_LEVEL=${LOG_LEVEL}, single process's heap floor ${heapFloor ? 'on' : 'off'}, ` +
         `the process not measured ${stopIdle ? 'stopped (SIGSTOP)' : 'left running'}`,
     );
     for (let round = 1; round <= ROUNDS; round++) {

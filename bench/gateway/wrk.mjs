@@ -168,6 +168,7 @@ export async function startIdentityAlone({
   nodeFlags = [],
   launcher = [],
   startMs,
+  logLevel = 'warn',
 } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-identity-'));
   const port = await freePort();
@@ -184,6 +185,7 @@ export async function startIdentityAlone({
       IDENTITY_PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: publicUrl || url,
+      LOG_LEVEL: logLevel,
     },
     `${url}/healthz`,
     cpus,
