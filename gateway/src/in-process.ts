@@ -26,7 +26,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
-import { BoundedMemo, HandOffResponse, markRequestIdChecked, type HandedOff } from '@murmur/platform';
+import { BoundedMemo, HandOffResponse, markHandedOver, type HandedOff } from '@murmur/platform';
 import { findBodyLimitCause } from './body-limit.js';
 import { isPublic } from './cors.js';
 import { Deadline, deadlinesOf } from './deadlines.js';
@@ -376,8 +376,9 @@ export function handOffRaw(
   // The request as it would leave for the service: its path and the headers the proxy would send.
   raw.url = hop.url;
   raw.headers = hop.headers;
-  // The id is the gateway's, checked or made: the service keeps it without checking it again.
-  if (hop.headers['x-request-id'] === hop.requestId) markRequestIdChecked(hop.headers);
+  // The id is the gateway's, checked or made: the service keeps it without checking it again, and
+  // leaves the request's log line to the gateway (libs/platform/src/http/hand-off-response.ts).
+  markHandedOver(hop.headers, hop.requestId);
   service.routing(raw, res);
 }
 

@@ -90,24 +90,31 @@ export class HandOffResponse extends ServerResponse {
 export const handOffResponseClass = HandOffResponse as unknown as typeof ServerResponse;
 
 /**
- * Marks the headers of a request handed over in process whose `x-request-id` the one handing it over
- * has checked or made (the gateway: gateway/src/in-process.ts). The service keeps that id without
- * checking it again (createHttpApp's genReqId): its check cost about 1 µs a request in the single
- * process's profiles, the gateway's fresh UUID being flattened for the pattern. Only code in this
- * process can set a symbol on a headers object; no request from a socket carries it.
+ * Marks the headers of a request the gateway handed over in process (gateway/src/in-process.ts) with the
+ * `x-request-id` it checked or made. Two things follow in the service (createHttpApp):
+ * - It keeps that id without checking it again (genReqId): the check cost about 1 µs a request in the
+ *   single process's profiles, the gateway's fresh UUID being flattened for the pattern.
+ * - It writes no "request completed" line of its own (observability.ts): the gateway writes one for
+ *   the request, with the client's address and the URL the client asked for, into the same output.
+ *   Two lines a request doubled the single process's logs and, at the default level (info), cost
+ *   the single process through its gateway about 15 points of identity alone's throughput (bench/README.md).
+ * Only code in this process can set a symbol on a headers object; no request from a socket carries it.
  */
-const CHECKED_REQUEST_ID = Symbol('murmur.checkedRequestId');
+const HANDED_OVER = Symbol('murmur.handedOver');
 
-type MarkableHeaders = IncomingHttpHeaders & { [CHECKED_REQUEST_ID]?: true };
+type MarkableHeaders = IncomingHttpHeaders & { [HANDED_OVER]?: string };
 
-export function markRequestIdChecked(headers: IncomingHttpHeaders): void {
-  (headers as MarkableHeaders)[CHECKED_REQUEST_ID] = true;
+export function markHandedOver(headers: IncomingHttpHeaders, requestId: string): void {
+  (headers as MarkableHeaders)[HANDED_OVER] = requestId;
 }
 
-/** The request's `x-request-id` when it was marked checked (markRequestIdChecked), else undefined. */
+/** Whether the gateway handed this request over in process (markHandedOver). */
+export function handedOverInProcess(headers: IncomingHttpHeaders): boolean {
+  return (headers as MarkableHeaders)[HANDED_OVER] !== undefined;
+}
+
+/** The request's `x-request-id` when it is the one the gateway marked (markHandedOver), else undefined. */
 export function checkedRequestId(headers: IncomingHttpHeaders): string | undefined {
-  const given = headers['x-request-id'];
-  return (headers as MarkableHeaders)[CHECKED_REQUEST_ID] === true && typeof given === 'string'
-    ? given
-    : undefined;
+  const marked = (headers as MarkableHeaders)[HANDED_OVER];
+  return marked !== undefined && headers['x-request-id'] === marked ? marked : undefined;
 }

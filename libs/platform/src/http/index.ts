@@ -77,6 +77,6 @@ export { closeConnectionsAfter, connectionGraceMs, refuseWhileStopping } from '.
 export {
   HandOffResponse,
   handOffResponseClass,
-  markRequestIdChecked,
+  markHandedOver,
   type HandedOff,
 } from './hand-off-response.js';

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Bus } from '../bus/port.js';
 import type { Store } from '../store/port.js';
+import { handedOverInProcess } from './hand-off-response.js';
 import { RequestMetrics } from './request-metrics.js';
 
 /** Paths probed by orchestrators and scrapers every few seconds: logged at debug only. */
@@ -54,6 +55,8 @@ export function registerObservability(app: FastifyInstance, options: Observabili
     // Unmatched paths share one label so scanners cannot blow up the series count.
     const route = request.routeOptions.url ?? 'unmatched';
     requests.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    // Handed over in process by the gateway, which logs the request's line (hand-off-response.ts).
+    if (handedOverInProcess(request.raw.headers)) return;
     const line = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
     if (PROBE_PATHS.has(route)) request.log.debug(line, 'request completed');
     else request.log.info(line, 'request completed');

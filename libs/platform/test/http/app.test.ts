@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../../src/bus/port.js';
-import { busHeaders, defineRoute, markRequestIdChecked } from '../../src/http/index.js';
+import { busHeaders, defineRoute, markHandedOver } from '../../src/http/index.js';
 import { buildApp, send, sleep } from './helpers.js';
 
 const apps: FastifyInstance[] = [];
@@ -26,13 +26,13 @@ const echoId = (scope: FastifyInstance) =>
   });
 
 describe('request id', () => {
-  it('keeps an id handed over in process marked as checked, and checks every other', async () => {
-    const { app } = await track(buildApp(echoId));
+  it('keeps the id of a request handed over in process and leaves its log line to the gateway; checks and logs every other', async () => {
+    const { app, lines } = await track(buildApp(echoId));
     // What the gateway does in one process: the client's request handed to the service's router.
     const ids: string[] = [];
     const front = createServer((req, res) => {
       const given = req.headers['x-request-id'];
-      if (given === 'made by the gateway') markRequestIdChecked(req.headers);
+      if (given === 'made by the gateway') markHandedOver(req.headers, given);
       app.routing(req, res);
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
@@ -49,6 +49,12 @@ describe('request id', () => {
     expect(ids[0]).toBe('made by the gateway');
     expect(ids[1]).not.toBe('sent by a client');
     expect(ids[1]).toMatch(/^[0-9a-f-]{36}$/);
+    // The gateway writes the handed-over request's line; the service writes the other's.
+    await sleep(20);
+    const logged = lines
+      .filter((l) => l.includes('request completed'))
+      .map((l) => (JSON.parse(l) as { requestId: string }).requestId);
+    expect(logged).toEqual([ids[1]]);
   });
 
   it('echoes a well-formed x-request-id and hands it to the bus headers', async () => {
