@@ -13,7 +13,7 @@
 // measures what the gateway adds to a request rather than the length of a queue. Needs wrk and taskset (wrk.mjs). After a build:
 //   node bench/gateway/wrk-distributed.mjs [--rounds=2] [--cycles=20] [--slice=1] [--p99-cycles=9]
 //        [--p99-slice=3] [--connections=50] [--paced-rate=0.25] [--paced-max-rate=1500]
-//        [--paced-slices=10]
+//        [--paced-slices=10] [--log-level=warn]
 import { cpus } from 'node:os';
 import { BenchError, freePort, loadavg, option, cycleOrder, quartiles, runMain } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';
@@ -26,6 +26,8 @@ const P99_CYCLES = Number(option('p99-cycles', '9'));
 // Odd, so that the median is one cycle's and not the lower of two (quartiles() takes nearest ranks).
 const P99_SLICE = Number(option('p99-slice', '3'));
 const CONNECTIONS = Number(option('connections', '50'));
+// Both processes' LOG_LEVEL; their log lines go to /dev/null. `info` is what they are deployed with.
+const LOG_LEVEL = option('log-level', 'warn');
 /** The fixed rate of the p99 measurement, as a share of direct's saturated rate; 0 skips it. */
 const PACED_SHARE = Number(option('paced-rate', '0.25'));
 // The paced client is a Node process (bench/lib/paced.mjs), pinned with wrk to the gateway's core in the
@@ -55,10 +57,16 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
   const identity = await startIdentityAlone({
     cpus: identityCpus,
     publicUrl: `http://127.0.0.1:${gatewayPort}`,
+    logLevel: LOG_LEVEL,
   });
   let gateway;
   try {
-    gateway = await startGatewayAlone({ port: gatewayPort, identityUrl: identity.url, cpus: gatewayCpus });
+    gateway = await startGatewayAlone({
+      port: gatewayPort,
+      identityUrl: identity.url,
+      cpus: gatewayCpus,
+      logLevel: LOG_LEVEL,
+    });
     const run = (url, seconds) =>
       wrk({ url, token: identity.token, seconds, connections: CONNECTIONS, cpus: wrkCpus });
     run(identity.me, 3); // warm-up
@@ -149,7 +157,7 @@ runMain(async () => {
   if (cpus().length < 2) throw new BenchError('the pinned layout needs at least 2 CPUs');
   console.log(
     `wrk -t1 -c${CONNECTIONS} GET /account/me, ${ROUNDS} rounds of ${CYCLES} cycles of ${SLICE} s a side, ` +
-      `${cpus().length} × ${cpus()[0]?.model}, load ${loadavg()}`,
+      `${cpus().length} × ${cpus()[0]?.model}, load ${loadavg()}, LOG_LEVEL=${LOG_LEVEL}`,
   );
   await layout('shared', { identityCpus: '', gatewayCpus: '', wrkCpus: '' });
   await layout('a core each', { identityCpus: '1', gatewayCpus: '0', wrkCpus: '0' });

@@ -214,7 +214,14 @@ export async function startIdentityAlone({
  * started as it is deployed: with its launch flags (heap floor, young-generation cap) unless `heapFloor` is false.
  * `targets` adds other services' URLs (`{ READER_URL: … }`).
  */
-export async function startGatewayAlone({ port, identityUrl, cpus = '', heapFloor = true, targets = {} }) {
+export async function startGatewayAlone({
+  port,
+  identityUrl,
+  cpus = '',
+  heapFloor = true,
+  targets = {},
+  logLevel = 'warn',
+}) {
   const internalPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const stop = await startNode(
@@ -228,6 +235,7 @@ export async function startGatewayAlone({ port, identityUrl, cpus = '', heapFloo
       ...targets,
       GATEWAY_RATE_LIMIT_PER_MINUTE: '0',
       GATEWAY_INTERNAL_PORT: String(internalPort),
+      LOG_LEVEL: logLevel,
     },
     `http://127.0.0.1:${internalPort}/healthz`,
     cpus,
