@@ -4,60 +4,30 @@
 // covered: the fast lane (a plain request) and the gateway's route (here taken because of RFC 7239's
 // Forwarded header, which the lane leaves to it).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '@murmur/platform/testing';
-
-const cliEntry = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { collectLogLines, type LogLine } from '@murmur/platform/testing';
+import { spawnStart } from './spawn-start.js';
 
 describe('murmur start logs each request once', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-log-once-'));
-  const lines: Array<Record<string, unknown>> = [];
+  let dataDir = '';
+  let lines: LogLine[] = [];
   let child: ChildProcess;
   let base: string;
 
   beforeAll(async () => {
-    if (!existsSync(cliEntry)) throw new Error('cli/dist/main.js is not built: run `npm run build`');
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [cliEntry, 'start'], {
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        GATEWAY_INTERNAL_PORT: String(await freePort()),
-        DATA_DIR: dataDir,
-        STORE_URL: 'memory:',
-        BUS_URL: 'memory:',
-        // The default, spelled out: the level `npm start` runs at.
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      let buffered = '';
-      let stderr = '';
-      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.stdout!.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        let newline: number;
-        while ((newline = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, newline);
-          buffered = buffered.slice(newline + 1);
-          if (line.startsWith('Murmur is listening')) resolve();
-          else if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`murmur start exited (${code}): ${stderr}`)));
-    });
+    // The default level, spelled out: the level `npm start` runs at.
+    const started = await spawnStart([], 'info');
+    ({ child, dataDir } = started);
+    base = `http://127.0.0.1:${started.port}`;
+    const collected = collectLogLines(child, (text) => text.startsWith('Murmur is listening'));
+    lines = collected.lines;
+    await collected.ready;
   });
 
   afterAll(() => {
     child?.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** The `request completed` lines of `requestId`, once its answer is in and the lines have been read. */

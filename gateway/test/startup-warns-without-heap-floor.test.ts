@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HEAP_FLOOR_MB, YOUNG_GENERATION_CAP_MB, heapFloorFlag, launchFlags } from '@murmur/platform';
-import { freePort } from '@murmur/platform/testing';
+import { collectLogLines, freePort } from '@murmur/platform/testing';
 
 const entry = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
 const children: ChildProcess[] = [];
@@ -36,28 +36,12 @@ async function linesUntilListening(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  return new Promise((resolve, reject) => {
-    const lines: Array<Record<string, unknown>> = [];
-    let buffered = '';
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        if (!line.startsWith('{')) continue;
-        const parsed = JSON.parse(line) as Record<string, unknown>;
-        lines.push(parsed);
-        if (/listening/i.test(String(parsed.msg)) && String(parsed.msg).includes(String(port)))
-          resolve(lines);
-      }
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`the gateway exited (${code}) before listening: ${stderr}`)),
-    );
-  });
+  const { lines, ready } = collectLogLines(
+    child,
+    (_text, parsed) => /listening/i.test(String(parsed?.msg)) && String(parsed?.msg).includes(String(port)),
+  );
+  await ready;
+  return lines;
 }
 
 const heapWarning = (lines: Array<Record<string, unknown>>) =>

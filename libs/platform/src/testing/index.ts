@@ -1,6 +1,7 @@
 // Helpers for tests across the workspace. Not imported by production code.
 export { freePort } from './ports.js';
 export { testLogger } from './logger.js';
+export { collectLogLines, type LogLine } from './log-lines.js';
 export { sendOverWire, send, basicAuth, type WireRequest, type WireResponse } from './http.js';
 export { TestClock, eventually } from './clock.js';
 export {
