@@ -26,6 +26,8 @@ export async function startInstance(env: Record<string, string> = {}): Promise<I
     murmur = await startSingleProcess({
       PATH: process.env.PATH,
       PORT: String(await freePort()),
+      // Its own internal port too: two suites on the default 9090 at once failed with EADDRINUSE.
+      GATEWAY_INTERNAL_PORT: String(await freePort()),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       BUS_URL: `memory:e2e-security-${process.pid}-${Math.random().toString(36).slice(2)}`,
