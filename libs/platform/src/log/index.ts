@@ -1,7 +1,7 @@
 // One pino JSON logger per service. Redaction happens here, once, so no call site has to remember it.
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/vars.js';
-import { REDACTED, redactSecrets, redactUrl } from './redact.js';
+import { REDACTED, redactLogged, redactUrl } from './redact.js';
 
 export { REDACTED, REDACTED_HEADERS, REDACTED_PARAMS, redactSecrets, redactUrl } from './redact.js';
 export type { Logger } from 'pino';
@@ -49,20 +49,14 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { service: options.service },
       timestamp: pino.stdTimeFunctions.isoTime,
       serializers: { req: serializeRequest, res: serializeResponse, err: serializeError },
-      // Paths for objects logged whole (`{req: request.raw}`) that bypass the walk below.
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers.cookie',
-          'res.headers["set-cookie"]',
-          'headers.authorization',
-          'headers.cookie',
-        ],
-        censor: REDACTED,
-      },
+      // Headers logged whole (`{ headers }`), in a logged object or a child logger's bindings, which
+      // the walk below does not reach (bindings; a header container that is a class instance). No `req.*`
+      // or `res.*` paths: the serializers above never write headers, and pino ran those paths' redaction
+      // on every request line (both keys present) for nothing — about 1.5 µs a line, a fifth of its cost.
+      redact: { paths: ['headers.authorization', 'headers.cookie'], censor: REDACTED },
       formatters: {
         level: (label) => ({ level: label }),
-        log: (object) => redactSecrets(object),
+        log: (object) => redactLogged(object),
       },
       hooks: {
         logMethod(args, method) {

@@ -102,7 +102,8 @@ export function redactSecrets<T>(value: T, depth = 0): T {
   }
   if (!isPlainObject(value)) return value;
   let out: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(value)) {
+  for (const k of Object.keys(value)) {
+    const v = value[k];
     const r = keySet.has(k.toLowerCase()) && v !== undefined ? REDACTED : redactSecrets(v, depth + 1);
     if (r !== v) {
       out ??= { ...value };
@@ -110,4 +111,16 @@ export function redactSecrets<T>(value: T, depth = 0): T {
     }
   }
   return (out ?? value) as T;
+}
+
+/**
+ * A logged object (or a child logger's bindings) as it may be written: redactSecrets's copy, with a
+ * `headers` that is not a plain object — a class instance carrying header fields, which the walk leaves
+ * alone — walked as a plain copy of its own fields.
+ */
+export function redactLogged<T extends Record<string, unknown>>(object: T): T {
+  const headers = object.headers;
+  if (headers !== null && typeof headers === 'object' && !isPlainObject(headers) && !Array.isArray(headers))
+    return redactSecrets({ ...object, headers: { ...headers } });
+  return redactSecrets(object);
 }

@@ -78,6 +78,24 @@ describe('createLogger', () => {
     expect(raw).toHaveLength(4);
   });
 
+  it('masks credentials in headers held by a class instance and in a child logger’s bindings', async () => {
+    const { raw, destination } = capture();
+    const log = createLogger({ service: 'identity', destination });
+    // A header container that is not a plain object (the redaction walk leaves class instances alone).
+    class Carried {
+      authorization = 'Bearer SECRET1';
+      cookie = 'sid=SECRET2';
+      accept = 'application/json';
+    }
+    log.info({ headers: new Carried() }, 'outbound');
+    log.child({ headers: { authorization: 'Bearer SECRET3', cookie: 'sid=SECRET4' } }).info('bound');
+    await flush();
+    const text = raw.join('\n');
+    expect(text).not.toMatch(/SECRET\d/);
+    expect(text).toContain('"accept":"application/json"');
+    expect(raw).toHaveLength(2);
+  });
+
   it('leaves the caller’s objects untouched', async () => {
     const { destination } = capture();
     const log = createLogger({ service: 's', destination });
