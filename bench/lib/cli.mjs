@@ -112,6 +112,13 @@ export function processCpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** The resident set of process `pid` in MiB (not rounded), from /proc/<pid>/status (Linux). */
+export function processRssMiB(pid) {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (!kb) throw new BenchError(`no VmRSS for process ${pid}`);
+  return Number(kb) / 1024;
+}
+
 export const mib = (bytes) => Math.round(bytes / 1024 / 1024);
 
 export const verdict = (ok) => (ok ? 'met' : 'MISSED');

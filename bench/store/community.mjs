@@ -12,11 +12,22 @@
 // identity service starts empty, and the user it makes first has that id, so it reads those entries.
 // Exits non-zero only when the benchmark could not run; a missed target is reported.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BenchError, flag, loadavg, log, machine, measure, option, runMain, verdict } from '../lib/cli.mjs';
+import {
+  BenchError,
+  flag,
+  loadavg,
+  log,
+  machine,
+  measure,
+  option,
+  processRssMiB,
+  runMain,
+  verdict,
+} from '../lib/cli.mjs';
 import { startSingleProcess } from '../gateway/single.mjs';
 import { client, entryCount, logReadTargets, measureReads } from '../reader/reads.mjs';
 
@@ -57,12 +68,8 @@ function sizes(dir) {
   );
 }
 
-/** A process's resident set in MiB (Linux). */
-function rssMiB(pid) {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  if (!kb) throw new BenchError(`no VmRSS for process ${pid}`);
-  return Math.round(Number(kb) / 1024);
-}
+/** A process's resident set in whole MiB. */
+const rssMiB = (pid) => Math.round(processRssMiB(pid));
 
 runMain(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-community-'));

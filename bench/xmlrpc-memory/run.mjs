@@ -8,12 +8,13 @@
 // Run after a build, from the repository root (or `npm run bench -- xmlrpc-memory`).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { processRssMiB } from '../lib/cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const option = (name, fallback) => {
@@ -31,11 +32,6 @@ const freePort = () =>
       server.close(() => resolve(port));
     });
   });
-
-const rssMiB = (pid) => {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
-};
 
 /** A methodCall whose base64 `bits` member is `mb` megabytes, built once and sent as a Buffer. */
 function mediaCall(username, password, mb) {
@@ -91,9 +87,9 @@ async function main() {
     await new Promise((r) => setTimeout(r, 1000));
     for (const n of LEVELS) {
       globalThis.gc?.();
-      const idle = rssMiB(child.pid);
+      const idle = processRssMiB(child.pid);
       let peak = idle;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid))), 50);
+      const sampler = setInterval(() => (peak = Math.max(peak, processRssMiB(child.pid))), 50);
       const started = performance.now();
       const statuses = await Promise.all(
         Array.from({ length: n }, () =>
@@ -103,7 +99,7 @@ async function main() {
         ),
       );
       clearInterval(sampler);
-      peak = Math.max(peak, rssMiB(child.pid));
+      peak = Math.max(peak, processRssMiB(child.pid));
       const tally = {};
       for (const s of statuses) tally[s] = (tally[s] ?? 0) + 1;
       const result = {
