@@ -26,7 +26,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
-import { BoundedMemo, HandOffResponse, markHandedOver, type HandedOff } from '@murmur/platform';
+import { BoundedMemo, HandOffResponse, markHandedOver, markInjected, type HandedOff } from '@murmur/platform';
 import { findBodyLimitCause } from './body-limit.js';
 import { isPublic } from './cors.js';
 import { Deadline, deadlinesOf } from './deadlines.js';
@@ -112,6 +112,12 @@ export function dispatchInProcess(
   if (body && headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
   // Light-my-request would otherwise name itself as the user agent; the service sees the client's.
   if (headers['user-agent'] === undefined) headers['user-agent'] = undefined;
+
+  // The service writes no log line of its own for the request: the gateway writes it (hand-off-response.ts).
+  // Released when the gateway's answer closes, finished or not: the service's own line, if any, would
+  // have been written when its answer finished, which comes first.
+  const release = markInjected(request.id);
+  response.once('close', release);
 
   let limitError: Error | null = null;
   body?.once('error', (err) => {

@@ -108,9 +108,47 @@ export function markHandedOver(headers: IncomingHttpHeaders, requestId: string):
   (headers as MarkableHeaders)[HANDED_OVER] = requestId;
 }
 
-/** Whether the gateway handed this request over in process (markHandedOver). */
-export function handedOverInProcess(headers: IncomingHttpHeaders): boolean {
-  return (headers as MarkableHeaders)[HANDED_OVER] !== undefined;
+/**
+ * The ids of the requests the gateway is passing to a service through an injection (light-my-request),
+ * with how many of each: injection copies the headers into an object of its own, so the symbol of
+ * markHandedOver does not reach the service. The gateway marks the id instead (markInjected) until its
+ * answer to the client has closed, and the service knows such a request by it.
+ */
+const injectedIds = new Map<string, number>();
+
+/**
+ * Marks the request the gateway passes to a service through an injection with `requestId`, the
+ * `x-request-id` it sends (gateway/src/in-process.ts). Returns the release, to call once the gateway's
+ * answer has closed; it may be called more than once.
+ */
+export function markInjected(requestId: string): () => void {
+  injectedIds.set(requestId, (injectedIds.get(requestId) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (injectedIds.get(requestId) ?? 1) - 1;
+    if (left > 0) injectedIds.set(requestId, left);
+    else injectedIds.delete(requestId);
+  };
+}
+
+/** The request as a service's hook sees it: Node's, or light-my-request's when it was injected. */
+interface ServedRequest {
+  headers: IncomingHttpHeaders;
+  isLightMyRequest?: boolean;
+}
+
+/**
+ * Whether the gateway handed this request over in process: given the client's own request
+ * (markHandedOver), or through an injection (markInjected). Only code in this process makes an injected
+ * request (`isLightMyRequest`); a request from a socket is never one.
+ */
+export function handedOverInProcess(raw: ServedRequest): boolean {
+  if ((raw.headers as MarkableHeaders)[HANDED_OVER] !== undefined) return true;
+  if (raw.isLightMyRequest !== true || injectedIds.size === 0) return false;
+  const id = raw.headers['x-request-id'];
+  return typeof id === 'string' && injectedIds.has(id);
 }
 
 /** The request's `x-request-id` when it is the one the gateway marked (markHandedOver), else undefined. */

@@ -78,5 +78,6 @@ export {
   HandOffResponse,
   handOffResponseClass,
   markHandedOver,
+  markInjected,
   type HandedOff,
 } from './hand-off-response.js';

@@ -56,7 +56,7 @@ export function registerObservability(app: FastifyInstance, options: Observabili
     const route = request.routeOptions.url ?? 'unmatched';
     requests.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     // Handed over in process by the gateway, which logs the request's line (hand-off-response.ts).
-    if (handedOverInProcess(request.raw.headers)) return;
+    if (handedOverInProcess(request.raw)) return;
     const line = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
     if (PROBE_PATHS.has(route)) request.log.debug(line, 'request completed');
     else request.log.info(line, 'request completed');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../../src/bus/port.js';
-import { busHeaders, defineRoute, markHandedOver } from '../../src/http/index.js';
+import { busHeaders, defineRoute, markHandedOver, markInjected } from '../../src/http/index.js';
 import { buildApp, send, sleep } from './helpers.js';
 
 const apps: FastifyInstance[] = [];
@@ -209,6 +209,33 @@ describe('request log', () => {
       res: { statusCode: 200 },
     });
     expect(lines.join('\n')).not.toMatch(/SECRET\d|QUEUETOKEN/);
+  });
+
+  it('leaves the line of a request injected with a marked id to the gateway, until it is released', async () => {
+    const { app, lines } = await track(
+      buildApp((scope) =>
+        defineRoute(scope, { method: 'POST', url: '/in', handler: async () => ({ ok: 1 }) }),
+      ),
+    );
+    const inject = (id: string) =>
+      app.inject({ method: 'POST', url: '/in', headers: { 'x-request-id': id }, payload: { a: 1 } });
+    const completed = (id: string) =>
+      lines.filter((l) => l.includes('request completed') && l.includes(`"requestId":"${id}"`));
+    // Marked twice (two requests with one id in flight): one release leaves it marked.
+    const first = markInjected('injected-1');
+    const second = markInjected('injected-1');
+    expect((await inject('injected-1')).statusCode).toBe(200);
+    first();
+    first();
+    expect((await inject('injected-1')).statusCode).toBe(200);
+    // Another id, and a request over a socket with the marked id, are logged as ever.
+    await inject('injected-2');
+    await send(app, { method: 'POST', url: '/in', headers: { 'x-request-id': 'injected-1' }, payload: {} });
+    second();
+    await inject('injected-1');
+    await sleep(20);
+    expect(completed('injected-1')).toHaveLength(2);
+    expect(completed('injected-2')).toHaveLength(1);
   });
 });
 
