@@ -29,21 +29,50 @@ function sortKey(doc: Plain, path: string, dir: 1 | -1): unknown {
 
 /** Applies a projection to a document the caller owns (it may be returned as is). */
 export function project(doc: Plain, projection: Projection | undefined): Plain {
-  if (!projection) return doc;
+  return projector(projection)(doc);
+}
+
+const unchanged = (doc: Plain): Plain => doc;
+
+/**
+ * A projection made once into a function for every document of a query (project is one call of it):
+ * the projection's fields are read and split once, not once a document. Reading 200,000 posts' heads
+ * spent more time applying the projection a document at a time than parsing the documents.
+ * The function may return the document it is given, changed.
+ */
+export function projector(projection: Projection | undefined): (doc: Plain) => Plain {
+  if (!projection) return unchanged;
   const fields = Object.entries(projection).filter(([k]) => k !== '_id');
-  const including = fields.some(([, v]) => v === 1);
+  // `{ _id: 1 }` alone asks for the id only, as in MongoDB.
+  const including = fields.some(([, v]) => v === 1) || (fields.length === 0 && projection._id === 1);
   if (including && fields.some(([, v]) => v === 0)) {
     throw new Error('a projection cannot mix inclusion and exclusion (except for _id)');
   }
+  const paths = fields.map(([path]) => path.split('.'));
+  const keepId = projection._id !== 0;
   if (!including) {
-    for (const [path] of fields) removePath(doc, path.split('.'));
-    if (projection._id === 0) delete doc._id;
-    return doc;
+    return (doc) => {
+      for (const parts of paths) removePath(doc, parts);
+      if (!keepId) delete doc._id;
+      return doc;
+    };
   }
-  const out: Plain = {};
-  if (projection._id !== 0 && doc._id !== undefined) out._id = doc._id;
-  for (const [path] of fields) copyPath(doc, out, path.split('.'));
-  return out;
+  // Top-level fields only (the common case): one loop over their names.
+  if (paths.every((parts) => parts.length === 1)) {
+    const names = paths.map((parts) => parts[0]!);
+    return (doc) => {
+      const out: Plain = {};
+      if (keepId && doc._id !== undefined) out._id = doc._id;
+      for (const name of names) if (name in doc) out[name] = doc[name];
+      return out;
+    };
+  }
+  return (doc) => {
+    const out: Plain = {};
+    if (keepId && doc._id !== undefined) out._id = doc._id;
+    for (const parts of paths) copyPath(doc, out, parts);
+    return out;
+  };
 }
 
 function copyPath(src: Plain, dst: Plain, parts: string[]): void {

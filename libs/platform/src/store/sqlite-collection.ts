@@ -17,7 +17,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Filter, FindOneAndUpdateOptions, FindOptions, Sort, Update, UpdateResult } from './port.js';
 import { DuplicateKeyError } from './port.js';
 import { compileFilter } from './filter.js';
-import { assertDefinedFilter, project, sortDocuments } from './query.js';
+import { assertDefinedFilter, project, projector, sortDocuments } from './query.js';
 import { SerialQueue } from './serial.js';
 import { applyUpdate, assertUpdate, upsertSeed } from './update.js';
 import { indexKeys, isExpired, sameIndex, type IndexSpec } from './embedded-indexes.js';
@@ -150,7 +150,8 @@ export class SqliteCollectionCore {
   async find(filter: Filter, options: FindOptions = {}): Promise<Plain[]> {
     assertDefinedFilter(filter);
     await this.ready;
-    return this.select(filter, options).map((r) => project(r.doc, options.projection));
+    const shape = projector(options.projection);
+    return this.select(filter, options, shape).map((r) => r.doc);
   }
 
   async count(filter: Filter): Promise<number> {
@@ -162,8 +163,13 @@ export class SqliteCollectionCore {
     return this.select(filter, {}).length;
   }
 
-  /** The matching rows, in order (synchronous: the statements' iterators never outlive this call). */
-  private select(filter: Filter, options: SelectOptions): Row[] {
+  /**
+   * The matching rows, in order (synchronous: the statements' iterators never outlive this call), their
+   * documents given `shape` (a projection). When the rows come in their final order each is shaped as
+   * it matches, so a large read never holds every whole document at once; otherwise after the sort,
+   * which may need fields the projection leaves out.
+   */
+  private select(filter: Filter, options: SelectOptions, shape?: (doc: Plain) => Plain): Row[] {
     const test = compileFilter(filter);
     const now = Date.now();
     const ttl = this.ttlSpecs;
@@ -176,13 +182,28 @@ export class SqliteCollectionCore {
     const rows = plan
       ? plan.rows
       : (this.sql(`SELECT rid, doc FROM ${this.table} ORDER BY rid`).iterate() as Iterable<RawRow>);
+    const shapeNow = presorted ? shape : undefined;
+    // Every row matches: only the shaped document's dates need reviving (decodeDoc).
+    const shapeFirst = shapeNow !== undefined && ttl.length === 0 && Object.keys(filter).length === 0;
     for (const raw of rows) {
       if (hits.length >= wanted) break;
+      if (shapeFirst) {
+        hits.push({ rid: raw.rid, doc: revive(shapeNow(JSON.parse(raw.doc) as Plain)) as Plain });
+        continue;
+      }
       const row = parse(raw);
-      if ((ttl.length === 0 || !isExpired(row.doc, ttl, now)) && test(row.doc)) hits.push(row);
+      if ((ttl.length === 0 || !isExpired(row.doc, ttl, now)) && test(row.doc)) {
+        if (shapeNow) row.doc = shapeNow(row.doc);
+        hits.push(row);
+      }
     }
     const ordered = options.sort && !presorted ? sortRows(hits, options.sort) : hits;
-    return ordered.slice(skip, limit === undefined ? undefined : skip + limit);
+    const page =
+      skip === 0 && limit === undefined
+        ? ordered
+        : ordered.slice(skip, limit === undefined ? undefined : skip + limit);
+    if (shape && !shapeNow) for (const row of page) row.doc = shape(row.doc);
+    return page;
   }
 
   /**

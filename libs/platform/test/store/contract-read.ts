@@ -197,6 +197,28 @@ function describeFilters(ctx: ContractContext): void {
     expect(listed).toEqual([{ items: [{ sku: 'a' }, { sku: 'b' }] }]);
   });
 
+  it('projects every document a find returns, whatever order or page it asks for', async () => {
+    // Every document, in stored order: a date comes back a Date, a missing field stays missing.
+    const all = await people.find({}, { projection: { born: 1, nick: 1 } });
+    expect(all.sort((a, b) => (a._id as number) - (b._id as number))).toEqual([
+      { _id: 1, born: new Date('1815-12-10T00:00:00Z') },
+      { _id: 2, nick: null },
+      { _id: 3 },
+      { _id: 4 },
+    ]);
+    expect(all[0]!.born).toBeInstanceOf(Date);
+    // Sorted by a field the projection leaves out, then paged.
+    expect(
+      await people.find({ active: true }, { sort: { name: -1 }, skip: 1, projection: { _id: 1 } }),
+    ).toEqual([{ _id: 3 }, { _id: 1 }]);
+    expect(
+      await people.find({}, { sort: { age: 1, _id: 1 }, limit: 2, projection: { age: 0, tags: 0, _id: 0 } }),
+    ).toEqual([
+      { name: 'bob', address: { city: 'Paris' }, nick: null, active: false },
+      { name: 'ada', address: { city: 'London' }, born: new Date('1815-12-10T00:00:00Z'), active: true },
+    ]);
+  });
+
   it('counts documents with and without a filter', async () => {
     expect(await people.countDocuments()).toBe(4);
     expect(await people.countDocuments({ active: true })).toBe(3);
