@@ -10,7 +10,7 @@ import { Datastore } from './nedb.js';
 import type { Filter, FindOneAndUpdateOptions, FindOptions, Sort, Update, UpdateResult } from './port.js';
 import { DuplicateKeyError } from './port.js';
 import { compileFilter } from './filter.js';
-import { assertDefinedFilter, project, sortDocuments } from './query.js';
+import { assertDefinedFilter, project, projector, sortDocuments } from './query.js';
 import { SerialQueue } from './serial.js';
 import { applyUpdate, assertUpdate, upsertSeed } from './update.js';
 import {
@@ -160,8 +160,8 @@ export class EmbeddedCollectionCore {
   async find(filter: Filter, options: FindOptions = {}): Promise<Plain[]> {
     assertDefinedFilter(filter);
     await this.ready;
-    const docs = this.select(filter, options);
-    return docs.map((d) => project(visibleCopy(d), options.projection));
+    const shape = projector(options.projection);
+    return this.select(filter, options).map((d) => shape(visibleCopy(d)));
   }
 
   async count(filter: Filter): Promise<number> {
