@@ -8,6 +8,7 @@
 //   node bench/gateway/wrk-single.mjs [--rounds=2] [--cycles=20] [--slice=1] [--connections=50]
 //        [--no-heap-floor] [--keep-idle-running] [--targets=alone,own,gateway,proxied]
 //        [--alone-flags=--flag,...] [--single-flags=--flag,...] [--variant-flags=--flag,...]
+//        [--alone-variant-flags=--flag,...]
 //        [--log-level=warn]
 //
 // Interleaved slices. On the shared 2-core VMs this runs on, identity alone measured for 1 s thirty times
@@ -34,7 +35,9 @@
 //
 // `variant` (in --targets) starts a second single process with --variant-flags (node flags, comma-separated)
 // and measures it through its gateway in the same cycles, beside the first: a change of launch flags
-// judged against the same moments of the machine, not against another run's.
+// judged against the same moments of the machine, not against another run's. `alone-variant` does the
+// same for identity alone (--alone-variant-flags): whether a flag that helps the single process helps
+// the service alone as much, which decides whether it belongs on every process's launch command.
 import {
   BenchError,
   cycleOrder,
@@ -63,10 +66,18 @@ const OWN = 'single process, its identity port';
 const GATEWAY = 'single process, through its gateway';
 const PROXIED = 'the same, behind a reverse proxy';
 const VARIANT = `single process with ${option('variant-flags', '')}, through its gateway`;
+const ALONE_VARIANT = `identity alone with ${option('alone-variant-flags', '')}`;
 const CHOSEN = new Set(['alone', ...option('targets', 'alone,own,gateway,proxied').split(',')]);
-const TARGET_NAMES = { alone: ALONE, own: OWN, gateway: GATEWAY, proxied: PROXIED, variant: VARIANT };
+const TARGET_NAMES = {
+  alone: ALONE,
+  own: OWN,
+  gateway: GATEWAY,
+  proxied: PROXIED,
+  variant: VARIANT,
+  'alone-variant': ALONE_VARIANT,
+};
 for (const t of CHOSEN)
-  if (!TARGET_NAMES[t]) throw new BenchError(`unknown target ${t} (alone, own, gateway, proxied, variant)`);
+  if (!TARGET_NAMES[t]) throw new BenchError(`unknown target ${t} (${Object.keys(TARGET_NAMES).join(', ')})`);
 
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
 
@@ -94,8 +105,17 @@ runMain(async () => {
   const variant = CHOSEN.has('variant')
     ? await startSingleProcess({ heapFloor, execArgv: listOption('variant-flags'), logLevel: LOG_LEVEL })
     : null;
+  // A second identity alone started with other flags, beside the first.
+  const aloneVariant = CHOSEN.has('alone-variant')
+    ? await startIdentityAlone({ nodeFlags: listOption('alone-variant-flags'), logLevel: LOG_LEVEL })
+    : null;
   try {
-    const pids = [alone.pid, single.child.pid, ...(variant ? [variant.child.pid] : [])];
+    const pids = [
+      alone.pid,
+      single.child.pid,
+      ...(variant ? [variant.child.pid] : []),
+      ...(aloneVariant ? [aloneVariant.pid] : []),
+    ];
     const others = (pid) => pids.filter((p) => p !== pid);
     // [url, token, extra headers, the processes left idle meanwhile]
     const all = {
@@ -106,6 +126,9 @@ runMain(async () => {
       [PROXIED]: [single.urls.gateway, single.token, BEHIND_PROXY, others(single.child.pid)],
       ...(variant && {
         [VARIANT]: [variant.urls.gateway, variant.token, [], others(variant.child.pid)],
+      }),
+      ...(aloneVariant && {
+        [ALONE_VARIANT]: [aloneVariant.me, aloneVariant.token, [], others(aloneVariant.pid)],
       }),
     };
     const chosen = new Set([...CHOSEN].map((t) => TARGET_NAMES[t]));
@@ -150,9 +173,17 @@ runMain(async () => {
           `    with ${option('variant-flags', '')}: ${described(ratio(cycles, VARIANT, ALONE))} of identity alone` +
             (has(GATEWAY) ? `, ${described(ratio(cycles, VARIANT, GATEWAY))} of the first` : ''),
         );
+      if (has(ALONE_VARIANT))
+        console.log(
+          `    identity alone with ${option('alone-variant-flags', '')}: ` +
+            `${described(ratio(cycles, ALONE_VARIANT, ALONE))} of identity alone` +
+            (has(VARIANT)
+              ? `; the single process's variant ${described(ratio(cycles, VARIANT, ALONE_VARIANT))} of it`
+              : ''),
+        );
     }
     console.log(`load average after: ${loadavg()}`);
   } finally {
-    await Promise.all([alone.stop(), single.stop(), variant?.stop()]);
+    await Promise.all([alone.stop(), single.stop(), variant?.stop(), aloneVariant?.stop()]);
   }
 });
