@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { DuplicateKeyError, type Collection, type Store, type Update } from '../store/index.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import { retryDelayMs } from './backoff.js';
+import { IdlePoll, idleIntervalMs } from './idle-poll.js';
 import type { EnqueueOptions, Job, JobHandler, JobQueueOptions, RegisterOptions } from './types.js';
 
 /** The stored form: a job plus the token of its current claim, which only the claimant knows. */
@@ -37,6 +38,9 @@ export class JobQueue {
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
   private readonly clock: Clock;
+  private readonly polls: IdlePoll;
+  /** The earliest future runAt this queue wrote (a delayed job, a retry), in ms of its clock; Infinity if none. */
+  private nextDueAt = Infinity;
 
   constructor(
     store: Store,
@@ -45,6 +49,8 @@ export class JobQueue {
     this.clock = options.clock ?? systemClock;
     this.jobs = store.collection<JobDoc>('jobs');
     this.log = options.logger.child({ service: options.service, component: 'jobs' });
+    const pollMs = options.pollIntervalMs ?? 500;
+    this.polls = new IdlePoll(pollMs, idleIntervalMs(pollMs, options.idlePollIntervalMs, store.kind));
   }
 
   register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions = {}): void {
@@ -86,6 +92,7 @@ export class JobQueue {
       };
       try {
         const stored = await this.jobs.insertOne(job);
+        this.noteDue(job.runAt);
         this.wake();
         return publicJob(stored) as Job<P>;
       } catch (err) {
@@ -156,38 +163,56 @@ export class JobQueue {
     return this.indexes;
   }
 
-  /** Looks for work now; coalesces with a look already under way. */
-  private wake(): void {
+  /** A job this queue wrote will be due at `runAt`: the queue looks then, however idle it has been. */
+  private noteDue(runAt: Date): void {
+    const at = runAt.getTime();
+    if (at > this.clock.now().getTime() && at < this.nextDueAt) this.nextDueAt = at;
+  }
+
+  /**
+   * Looks for work now; coalesces with a look already under way. A wake from this process (an enqueue,
+   * a handler that finished, a start) counts as work: the next look comes after the poll interval.
+   */
+  private wake(fromTimer = false): void {
     if (this.state !== 'running') return;
+    if (!fromTimer) this.polls.busy();
     if (this.pumping) {
       this.pumpAgain = true;
       return;
     }
     clearTimeout(this.timer);
-    this.pumping = this.pump().finally(() => {
+    this.pumping = this.pump().then((claimed) => {
       this.pumping = undefined;
       if (this.state !== 'running') return;
       if (this.pumpAgain) return this.wake();
-      // ±10 % so that replicas started together do not poll in lockstep.
-      const every = this.options.pollIntervalMs ?? 500;
-      this.timer = setTimeout(() => this.wake(), every * (0.9 + Math.random() * 0.2));
+      if (claimed) this.polls.busy();
+      else this.polls.idle();
+      const dueIn = this.nextDueAt - this.clock.now().getTime();
+      this.timer = setTimeout(() => this.wake(true), this.polls.nextMs(dueIn));
       this.timer.unref();
     });
   }
 
-  private async pump(): Promise<void> {
+  /** Claims what it can; true if it claimed a job (or could not tell: a failed claim counts as work). */
+  private async pump(): Promise<boolean> {
     this.pumpAgain = false;
+    // Whatever was known to fall due by now is claimed in this look (or a later one, if all are busy).
+    if (this.nextDueAt <= this.clock.now().getTime()) this.nextDueAt = Infinity;
+    let claimed = false;
     try {
       for (const [type, reg] of this.types) {
         while (this.state === 'running' && reg.running < reg.concurrency) {
           const job = await this.claim(type, reg);
           if (!job) break;
+          claimed = true;
           this.run(job, reg);
         }
       }
     } catch (err) {
       this.log.error({ err }, 'could not claim jobs; will retry at the next poll');
+      return true;
     }
+    return claimed;
   }
 
   /** A due queued job first; else one whose worker stopped renewing its lease. */
@@ -288,10 +313,12 @@ export class JobQueue {
         Math.min(outcome.retryAfterMs ?? 0, maxMs),
       );
       this.log.warn({ ...context, error: outcome.error, retryInMs: delay }, 'job failed; will retry');
+      const retryAt = at(delay);
+      this.noteDue(retryAt);
       update = {
         $set: {
           status: 'queued',
-          runAt: at(delay),
+          runAt: retryAt,
           lastError: outcome.error,
           leaseUntil: null,
           updatedAt: now,

@@ -49,6 +49,13 @@ export interface JobQueueOptions {
   logger: Logger;
   /** How often to look for due jobs (enqueue in this process wakes the queue at once). Default 500 ms. */
   pollIntervalMs?: number;
+  /**
+   * The longest wait between looks while they find nothing (idle-poll.ts): each empty look doubles the
+   * wait up to this, work or a wake brings it back to pollIntervalMs, and a delayed job or retry this queue
+   * wrote is looked for when it falls due. Default: four poll intervals on the embedded store (nothing
+   * outside the process writes it), one on MongoDB (another replica may have enqueued).
+   */
+  idlePollIntervalMs?: number;
   /** Retry n waits about base·2ⁿ⁻¹ (between half and all of it, at random). Default 5 s. */
   backoffBaseMs?: number;
   /** Upper bound of one retry delay. Default 1 hour. */

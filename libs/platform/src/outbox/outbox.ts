@@ -8,6 +8,7 @@ import type { EventDef, EventEnvelope } from '@murmur/contracts';
 import type { Bus, Headers } from '../bus/port.js';
 import { encodeEvent, normalizeHeaders } from '../bus/wire.js';
 import { retryDelayMs } from '../jobs/backoff.js';
+import { IdlePoll, idleIntervalMs } from '../jobs/idle-poll.js';
 import { DuplicateKeyError, type Collection, type Store } from '../store/index.js';
 
 /**
@@ -60,6 +61,11 @@ export interface OutboxOptions {
   collection?: string;
   /** How often a relay looks for events recorded by other replicas, and for its leadership. Default 500 ms. */
   pollIntervalMs?: number;
+  /**
+   * The longest wait between looks while they find nothing to publish (jobs/idle-poll.ts); a publish in
+   * this process wakes the relay at once. Default: four poll intervals on the embedded store, one on MongoDB.
+   */
+  idlePollIntervalMs?: number;
   /** Publish retries wait about base·2ⁿ⁻¹ (equal jitter), at most max. Defaults 500 ms and 30 s. */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
@@ -158,12 +164,12 @@ class StoreOutbox implements Outbox {
   private readonly now: () => Date;
   private readonly verifiers = new Map<string, OutboxVerifier<unknown>>();
   private readonly me = randomBytes(9).toString('base64url');
-  private readonly poll: number;
+  private readonly polls: IdlePoll;
   private indexes: Promise<void> | undefined;
   private running = false;
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<void> | undefined;
+  private pass: Promise<unknown> | undefined;
   private again = false;
   /** When the relay is allowed to try again after a failed publish (it keeps creation order: nothing skips ahead). */
   private blockedUntil = 0;
@@ -178,7 +184,8 @@ class StoreOutbox implements Outbox {
     this.locks = options.store.collection<LockDoc>(name);
     this.log = options.logger.child({ component: 'outbox', service: options.service });
     this.now = options.now ?? (() => new Date());
-    this.poll = options.pollIntervalMs ?? 500;
+    const pollMs = options.pollIntervalMs ?? 500;
+    this.polls = new IdlePoll(pollMs, idleIntervalMs(pollMs, options.idlePollIntervalMs, options.store.kind));
   }
 
   private ensureIndexes(): Promise<void> {
@@ -328,39 +335,45 @@ class StoreOutbox implements Outbox {
     return this.events.countDocuments({ state: { $in: ['staged', 'ready'] } });
   }
 
-  /** Runs a pass now, or right after the one in progress. */
-  private kick(): void {
+  /** Runs a pass now, or right after the one in progress. A kick from this process counts as work. */
+  private kick(fromTimer = false): void {
     if (!this.running) return;
+    if (!fromTimer) this.polls.busy();
     if (this.pass) {
       this.again = true;
       return;
     }
     clearTimeout(this.timer);
-    this.pass = this.runPass().finally(() => {
+    this.pass = this.runPass().then((worked) => {
       this.pass = undefined;
       if (!this.running) return;
       if (this.again) {
         this.again = false;
         return this.kick();
       }
+      if (worked) this.polls.busy();
+      else this.polls.idle();
       // Every poll, even while publishing waits for its backoff: the pass also renews the relay lease.
-      this.timer = setTimeout(() => this.kick(), this.poll * (0.9 + Math.random() * 0.2));
+      this.timer = setTimeout(() => this.kick(true), this.polls.nextMs());
       this.timer.unref();
     });
   }
 
-  private async runPass(): Promise<void> {
+  /** One pass; false when it found nothing to do (or another replica leads), true otherwise. */
+  private async runPass(): Promise<boolean> {
     try {
-      if (!(await this.lead())) return;
-      await this.settleOverdueStaged();
-      if (Date.now() < this.blockedUntil) return;
+      if (!(await this.lead())) return false;
+      const settled = await this.settleOverdueStaged();
+      if (Date.now() < this.blockedUntil) return true;
       await this.checkEpoch();
-      await this.publishReady();
+      const found = await this.publishReady();
       if (this.passFailures > 0) this.log.info({ failures: this.passFailures }, 'outbox relay works again');
       this.passFailures = 0;
+      return settled > 0 || found || Date.now() < this.blockedUntil;
     } catch (err) {
       // Usually the store is unreachable: say so once, then every 100 polls, not twice a second.
       if (this.passFailures++ % 100 === 0) this.log.warn({ err }, 'outbox relay pass failed');
+      return true;
     }
   }
 
@@ -410,7 +423,8 @@ class StoreOutbox implements Outbox {
     }
   }
 
-  private async settleOverdueStaged(): Promise<void> {
+  /** Settles the staged events whose time ran out; returns how many there were. */
+  private async settleOverdueStaged(): Promise<number> {
     const overdue = await this.events.find(
       { state: 'staged', nextAttemptAt: { $lte: this.now() } },
       { sort: { createdAt: 1 }, limit: BATCH },
@@ -422,24 +436,29 @@ class StoreOutbox implements Outbox {
         this.log.warn({ err, eventId: doc._id }, 'outbox could not verify a staged event');
       }
     }
+    return overdue.length;
   }
 
-  /** Publishes ready events oldest first; the first failure ends the pass, so no event overtakes an older one. */
-  private async publishReady(): Promise<void> {
-    for (;;) {
+  /**
+   * Publishes ready events oldest first; the first failure ends the pass, so no event overtakes an older
+   * one. Returns whether there was any ready event.
+   */
+  private async publishReady(): Promise<boolean> {
+    for (let found = false; ;) {
       const batch = await this.events.find(
         { state: 'ready' },
         { sort: { createdAt: 1, seq: 1 }, limit: BATCH },
       );
+      found ||= batch.length > 0;
       for (const doc of batch) {
-        if (this.stopping) return;
+        if (this.stopping) return found;
         if (doc.nextAttemptAt.getTime() > this.now().getTime()) {
           this.blockedUntil = Date.now() + (doc.nextAttemptAt.getTime() - this.now().getTime());
-          return;
+          return found;
         }
-        if (!(await this.publishOne(doc))) return;
+        if (!(await this.publishOne(doc))) return found;
       }
-      if (batch.length < BATCH) return;
+      if (batch.length < BATCH) return found;
     }
   }
 

@@ -1,0 +1,89 @@
+// An outbox relay with nothing to publish looks at its store less and less often on the embedded store
+// (src/jobs/idle-poll.ts), at every poll on MongoDB, and still relays at once what this process publishes.
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { EventEnvelope } from '@murmur/contracts';
+import { connectBus } from '../../src/bus/index.js';
+import { createOutbox, type OutboxOptions } from '../../src/outbox/index.js';
+import { openStore, type Collection, type Store } from '../../src/store/index.js';
+import { testLogger } from '../../src/testing/logger.js';
+import { fresh, freshEvent, sleep, waitFor } from '../bus/helpers.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A store reported as `kind` whose collections count the relay's lease renewals (findOneAndUpdate). */
+async function countingStore(kind: Store['kind']) {
+  const inner = await openStore('memory:', { service: 'outbox-idle' });
+  cleanups.push(() => inner.close());
+  const counted = { looks: 0 };
+  const store: Store = {
+    kind,
+    collection: ((name: string, options?: Parameters<Store['collection']>[1]) =>
+      new Proxy(inner.collection(name, options), {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver) as unknown;
+          if (key !== 'findOneAndUpdate' || typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            counted.looks++;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      }) as Collection) as Store['collection'],
+    ping: () => inner.ping(),
+    close: async () => undefined,
+  };
+  return { store, counted };
+}
+
+async function startedRelay(store: Store, options: Partial<OutboxOptions> = {}) {
+  const bus = await connectBus(`memory:${fresh('outbox-idle-')}`, {
+    service: 'identity',
+    logger: testLogger(),
+  });
+  const outbox = createOutbox({
+    store,
+    bus,
+    logger: testLogger(),
+    service: 'identity',
+    pollIntervalMs: 20,
+    ...options,
+  });
+  cleanups.push(async () => {
+    await outbox.stop();
+    await bus.close();
+  });
+  await outbox.start();
+  return { outbox, bus };
+}
+
+describe('an idle outbox relay', () => {
+  it('looks at the embedded store less often the longer it finds nothing; on MongoDB at every poll', async () => {
+    const embedded = await countingStore('embedded');
+    const mongodb = await countingStore('mongodb');
+    await startedRelay(embedded.store);
+    await startedRelay(mongodb.store);
+    await sleep(300);
+    const before = [embedded.counted.looks, mongodb.counted.looks];
+    await sleep(1000);
+    const looks = [embedded.counted.looks - before[0]!, mongodb.counted.looks - before[1]!];
+    expect(looks[1]).toBeGreaterThan(0);
+    expect(looks[0]).toBeLessThan(looks[1]! * 0.5);
+  });
+
+  it('relays at once what this process publishes, however long it has been idle', async () => {
+    const { store } = await countingStore('embedded');
+    const { outbox, bus } = await startedRelay(store, { pollIntervalMs: 5, idlePollIntervalMs: 10_000 });
+    const { published } = freshEvent();
+    const seen: Array<{ event: EventEnvelope<unknown>; at: number }> = [];
+    await bus.subscribe(published, { durable: fresh('idle-reader-') }, async (event) => {
+      seen.push({ event, at: Date.now() });
+    });
+    await sleep(1000);
+    const sent = Date.now();
+    await outbox.publish(published, { n: 1 });
+    await waitFor('the event', () => seen.length === 1, 2000);
+    expect(seen[0]!.at - sent).toBeLessThan(300);
+  });
+});
