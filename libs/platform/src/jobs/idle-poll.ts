@@ -12,14 +12,23 @@
 /** The embedded store's idle interval, in polls: 2 s at the default 500 ms. */
 export const IDLE_POLLS = 4;
 
-/** The idle interval to use: the one given, else IDLE_POLLS polls on the embedded store, else one poll. */
-export function idleIntervalMs(
-  pollMs: number,
-  given: number | undefined,
+/** The default poll interval of the job queue and the outbox relay. */
+export const DEFAULT_POLL_MS = 500;
+
+/**
+ * A poller's intervals from its options. The idle interval is the one given; else, with the default poll
+ * interval on the embedded store, IDLE_POLLS polls; else one poll (no stretching): on MongoDB another
+ * replica may have written, and a poll interval chosen by hand (tests, an operator tuning latency) is kept.
+ */
+export function pollIntervals(
+  options: { pollIntervalMs?: number | undefined; idlePollIntervalMs?: number | undefined },
   storeKind: 'embedded' | 'mongodb',
-): number {
-  if (given !== undefined) return Math.max(given, pollMs);
-  return storeKind === 'embedded' ? pollMs * IDLE_POLLS : pollMs;
+): { pollMs: number; idleMs: number } {
+  const pollMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
+  if (options.idlePollIntervalMs !== undefined)
+    return { pollMs, idleMs: Math.max(options.idlePollIntervalMs, pollMs) };
+  const stretch = storeKind === 'embedded' && options.pollIntervalMs === undefined;
+  return { pollMs, idleMs: stretch ? pollMs * IDLE_POLLS : pollMs };
 }
 
 /** How long after known work falls due the poller looks for it. */

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { DuplicateKeyError, type Collection, type Store, type Update } from '../store/index.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import { retryDelayMs } from './backoff.js';
-import { IdlePoll, idleIntervalMs } from './idle-poll.js';
+import { IdlePoll, pollIntervals } from './idle-poll.js';
 import type { EnqueueOptions, Job, JobHandler, JobQueueOptions, RegisterOptions } from './types.js';
 
 /** The stored form: a job plus the token of its current claim, which only the claimant knows. */
@@ -49,8 +49,8 @@ export class JobQueue {
     this.clock = options.clock ?? systemClock;
     this.jobs = store.collection<JobDoc>('jobs');
     this.log = options.logger.child({ service: options.service, component: 'jobs' });
-    const pollMs = options.pollIntervalMs ?? 500;
-    this.polls = new IdlePoll(pollMs, idleIntervalMs(pollMs, options.idlePollIntervalMs, store.kind));
+    const { pollMs, idleMs } = pollIntervals(options, store.kind);
+    this.polls = new IdlePoll(pollMs, idleMs);
   }
 
   register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions = {}): void {

@@ -52,8 +52,9 @@ export interface JobQueueOptions {
   /**
    * The longest wait between looks while they find nothing (idle-poll.ts): each empty look doubles the
    * wait up to this, work or a wake brings it back to pollIntervalMs, and a delayed job or retry this queue
-   * wrote is looked for when it falls due. Default: four poll intervals on the embedded store (nothing
-   * outside the process writes it), one on MongoDB (another replica may have enqueued).
+   * wrote is looked for when it falls due. Default: four poll intervals with the default poll interval
+   * on the embedded store (nothing outside the process writes it); otherwise one — on MongoDB another
+   * replica may have enqueued, and a poll interval set by hand is kept as set.
    */
   idlePollIntervalMs?: number;
   /** Retry n waits about base·2ⁿ⁻¹ (between half and all of it, at random). Default 5 s. */

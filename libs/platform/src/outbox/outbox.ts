@@ -8,7 +8,7 @@ import type { EventDef, EventEnvelope } from '@murmur/contracts';
 import type { Bus, Headers } from '../bus/port.js';
 import { encodeEvent, normalizeHeaders } from '../bus/wire.js';
 import { retryDelayMs } from '../jobs/backoff.js';
-import { IdlePoll, idleIntervalMs } from '../jobs/idle-poll.js';
+import { IdlePoll, pollIntervals } from '../jobs/idle-poll.js';
 import { DuplicateKeyError, type Collection, type Store } from '../store/index.js';
 
 /**
@@ -63,7 +63,8 @@ export interface OutboxOptions {
   pollIntervalMs?: number;
   /**
    * The longest wait between looks while they find nothing to publish (jobs/idle-poll.ts); a publish in
-   * this process wakes the relay at once. Default: four poll intervals on the embedded store, one on MongoDB.
+   * this process wakes the relay at once. Default as the job queue's (jobs/types.ts): four polls with the
+   * default poll interval on the embedded store, else one.
    */
   idlePollIntervalMs?: number;
   /** Publish retries wait about base·2ⁿ⁻¹ (equal jitter), at most max. Defaults 500 ms and 30 s. */
@@ -184,8 +185,8 @@ class StoreOutbox implements Outbox {
     this.locks = options.store.collection<LockDoc>(name);
     this.log = options.logger.child({ component: 'outbox', service: options.service });
     this.now = options.now ?? (() => new Date());
-    const pollMs = options.pollIntervalMs ?? 500;
-    this.polls = new IdlePoll(pollMs, idleIntervalMs(pollMs, options.idlePollIntervalMs, options.store.kind));
+    const { pollMs, idleMs } = pollIntervals(options, options.store.kind);
+    this.polls = new IdlePoll(pollMs, idleMs);
   }
 
   private ensureIndexes(): Promise<void> {

@@ -1,10 +1,10 @@
-// A job queue with nothing to do looks at its store less and less often (src/jobs/idle-poll.ts), on the
-// embedded store only, yet still runs at once what this process enqueues and, when it falls due, what it
-// delayed or retries.
+// A job queue with nothing to do looks at its store less and less often (src/jobs/idle-poll.ts) — by
+// default on the embedded store only — yet still runs at once what this process enqueues and, when it
+// falls due, what it delayed or retries.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { JobQueue, type JobQueueOptions } from '../../src/jobs/index.js';
-import { IDLE_POLLS, idleIntervalMs } from '../../src/jobs/idle-poll.js';
+import { IDLE_POLLS, pollIntervals } from '../../src/jobs/idle-poll.js';
 import { openStore, type Collection, type Store } from '../../src/store/index.js';
 import { sleep, waitFor } from './job-queue-contract.js';
 
@@ -56,19 +56,22 @@ async function startedQueue(store: Store, options: Partial<JobQueueOptions> = {}
 }
 
 describe('an idle job queue', () => {
-  it('looks at the embedded store less often the longer it finds nothing; on MongoDB at every poll', async () => {
-    const embedded = await countingStore('embedded');
-    const mongodb = await countingStore('mongodb');
-    for (const { store } of [embedded, mongodb]) {
-      const queue = await startedQueue(store);
+  it('looks less often the longer it finds nothing, up to its idle interval', async () => {
+    const stretching = await countingStore('embedded');
+    const steady = await countingStore('embedded');
+    for (const [{ store }, options] of [
+      [stretching, { idlePollIntervalMs: 80 }],
+      [steady, {}],
+    ] as const) {
+      const queue = await startedQueue(store, options);
       queue.register('noop', async () => undefined);
       await queue.start();
     }
     await sleep(300);
-    const before = [embedded.counted.claims, mongodb.counted.claims];
+    const before = [stretching.counted.claims, steady.counted.claims];
     await sleep(1000);
-    const looks = [embedded.counted.claims - before[0]!, mongodb.counted.claims - before[1]!];
-    // Every 20 ms on MongoDB; every 80 ms (four polls) on the embedded store once idle.
+    const looks = [stretching.counted.claims - before[0]!, steady.counted.claims - before[1]!];
+    // Every 20 ms (a poll interval set by hand is kept); every 80 ms once idle with the idle interval.
     expect(looks[1]).toBeGreaterThan(0);
     expect(looks[0]).toBeLessThan(looks[1]! * 0.5);
   });
@@ -123,10 +126,11 @@ describe('an idle job queue', () => {
 });
 
 describe('the idle interval', () => {
-  it('is four polls on the embedded store, one on MongoDB, and never shorter than a poll', () => {
-    expect(idleIntervalMs(500, undefined, 'embedded')).toBe(500 * IDLE_POLLS);
-    expect(idleIntervalMs(500, undefined, 'mongodb')).toBe(500);
-    expect(idleIntervalMs(500, 5000, 'mongodb')).toBe(5000);
-    expect(idleIntervalMs(500, 100, 'embedded')).toBe(500);
+  it('is four default polls on the embedded store; one poll on MongoDB or with a poll interval set', () => {
+    expect(pollIntervals({}, 'embedded')).toEqual({ pollMs: 500, idleMs: 500 * IDLE_POLLS });
+    expect(pollIntervals({}, 'mongodb')).toEqual({ pollMs: 500, idleMs: 500 });
+    expect(pollIntervals({ pollIntervalMs: 50 }, 'embedded')).toEqual({ pollMs: 50, idleMs: 50 });
+    expect(pollIntervals({ idlePollIntervalMs: 5000 }, 'mongodb')).toEqual({ pollMs: 500, idleMs: 5000 });
+    expect(pollIntervals({ idlePollIntervalMs: 100 }, 'embedded')).toEqual({ pollMs: 500, idleMs: 500 });
   });
 });
