@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { JobQueue, type JobQueueOptions } from '../../src/jobs/index.js';
 import { IDLE_POLLS, pollIntervals } from '../../src/jobs/idle-poll.js';
-import { openStore, type Collection, type Store } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { callsDuring, countingFindOneAndUpdate } from '../store/support/counting-store.js';
 import { sleep, waitFor } from './job-queue-contract.js';
 
 let n = 0;
@@ -17,31 +18,11 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
 });
 
-/** A store whose `jobs` collection counts the claims made on it, reported as `kind`. */
+/** A store reported as `kind` whose `jobs` collection counts the claims made on it. */
 async function countingStore(kind: Store['kind']) {
   const inner = await openStore(`memory:idle-polls-${process.pid}-${++n}`, { service: 'jobs' });
   stores.push(inner);
-  const counted = { claims: 0 };
-  const store: Store = {
-    kind,
-    collection: ((name: string, options?: Parameters<Store['collection']>[1]) => {
-      const collection = inner.collection(name, options);
-      if (name !== 'jobs') return collection;
-      return new Proxy(collection, {
-        get(target, key, receiver) {
-          const value = Reflect.get(target, key, receiver) as unknown;
-          if (key !== 'findOneAndUpdate' || typeof value !== 'function') return value;
-          return (...args: unknown[]) => {
-            counted.claims++;
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      }) as Collection;
-    }) as Store['collection'],
-    ping: () => inner.ping(),
-    close: async () => undefined,
-  };
-  return { store, counted };
+  return countingFindOneAndUpdate(inner, kind, 'jobs');
 }
 
 async function startedQueue(store: Store, options: Partial<JobQueueOptions> = {}) {
@@ -68,9 +49,7 @@ describe('an idle job queue', () => {
       await queue.start();
     }
     await sleep(300);
-    const before = [stretching.counted.claims, steady.counted.claims];
-    await sleep(1000);
-    const looks = [stretching.counted.claims - before[0]!, steady.counted.claims - before[1]!];
+    const looks = await callsDuring(1000, stretching.counted, steady.counted);
     // Every 20 ms (a poll interval set by hand is kept); every 80 ms once idle with the idle interval.
     expect(looks[1]).toBeGreaterThan(0);
     expect(looks[0]).toBeLessThan(looks[1]! * 0.5);

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { EventEnvelope } from '@murmur/contracts';
 import { connectBus } from '../../src/bus/index.js';
 import { createOutbox, type OutboxOptions } from '../../src/outbox/index.js';
-import { openStore, type Collection, type Store } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { callsDuring, countingFindOneAndUpdate } from '../store/support/counting-store.js';
 import { testLogger } from '../../src/testing/logger.js';
 import { fresh, freshEvent, sleep, waitFor } from '../bus/helpers.js';
 
@@ -18,24 +19,7 @@ afterEach(async () => {
 async function countingStore(kind: Store['kind']) {
   const inner = await openStore('memory:', { service: 'outbox-idle' });
   cleanups.push(() => inner.close());
-  const counted = { looks: 0 };
-  const store: Store = {
-    kind,
-    collection: ((name: string, options?: Parameters<Store['collection']>[1]) =>
-      new Proxy(inner.collection(name, options), {
-        get(target, key, receiver) {
-          const value = Reflect.get(target, key, receiver) as unknown;
-          if (key !== 'findOneAndUpdate' || typeof value !== 'function') return value;
-          return (...args: unknown[]) => {
-            counted.looks++;
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      }) as Collection) as Store['collection'],
-    ping: () => inner.ping(),
-    close: async () => undefined,
-  };
-  return { store, counted };
+  return countingFindOneAndUpdate(inner, kind);
 }
 
 async function startedRelay(store: Store, options: Partial<OutboxOptions> = {}) {
@@ -67,9 +51,7 @@ describe('an idle outbox relay', () => {
     await startedRelay(embedded.store, { pollIntervalMs: undefined });
     await startedRelay(mongodb.store, { pollIntervalMs: undefined });
     await sleep(1000);
-    const before = [embedded.counted.looks, mongodb.counted.looks];
-    await sleep(5000);
-    const looks = [embedded.counted.looks - before[0]!, mongodb.counted.looks - before[1]!];
+    const looks = await callsDuring(5000, embedded.counted, mongodb.counted);
     // About 10 looks on MongoDB; 3 on the embedded store (2 s apart).
     expect(looks[1]).toBeGreaterThanOrEqual(6);
     expect(looks[0]).toBeLessThan(looks[1]! * 0.6);
