@@ -82,7 +82,10 @@ it('a body of 40,000 nested elements and 40,000 stray close tags is saved, loop 
   const res = await call;
   expect(res.fault).toBeUndefined();
   const sorted = [...probes].sort((a, b) => a - b);
-  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(300);
+  // The call takes about 200 ms here, so only three or four probes run, and on a test machine busy
+  // with other suites the middle one waited 309 ms once (a fresh-clone CI run). The quadratic version
+  // blocked the loop for seconds, which the longest probe catches.
+  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(1000);
   expect(sorted[sorted.length - 1]).toBeLessThan(2000);
   const got = await h.call('metaWeblog.getPost', [res.value, 'ada', ada.token]);
   expect(got.value.description.startsWith('hi @bob <div><div>')).toBe(true);
