@@ -183,14 +183,8 @@ export class SqliteCollectionCore {
       ? plan.rows
       : (this.sql(`SELECT rid, doc FROM ${this.table} ORDER BY rid`).iterate() as Iterable<RawRow>);
     const shapeNow = presorted ? shape : undefined;
-    // Every row matches: only the shaped document's dates need reviving (decodeDoc).
-    const shapeFirst = shapeNow !== undefined && ttl.length === 0 && Object.keys(filter).length === 0;
     for (const raw of rows) {
       if (hits.length >= wanted) break;
-      if (shapeFirst) {
-        hits.push({ rid: raw.rid, doc: revive(shapeNow(JSON.parse(raw.doc) as Plain)) as Plain });
-        continue;
-      }
       const row = parse(raw);
       if ((ttl.length === 0 || !isExpired(row.doc, ttl, now)) && test(row.doc)) {
         if (shapeNow) row.doc = shapeNow(row.doc);
