@@ -9,7 +9,7 @@
 //        [--no-heap-floor] [--keep-idle-running] [--targets=alone,own,gateway,proxied]
 //        [--alone-flags=--flag,...] [--single-flags=--flag,...] [--variant-flags=--flag,...]
 //        [--alone-variant-flags=--flag,...]
-//        [--log-level=warn]
+//        [--log-level=warn] [--processes=1]
 //
 // Interleaved slices. On the shared 2-core VMs this runs on, identity alone measured for 1 s thirty times
 // in a row gave 18–21k req/s for a few seconds, then 11k for four seconds, then 15–21k again (pinned to
@@ -40,6 +40,14 @@
 // the service alone as much, which decides whether it belongs on every process's launch command.
 // Without flags it is a second identity alone of the same code: two such processes served 91–103 % of
 // each other in a round (bench/README.md), so the gateway is also given against the mean of the two.
+//
+// --processes=N starts N processes of every kind measured (identity alone, the single process, each
+// variant) and measures each of them in every cycle, the kinds side by side; a kind's rate in a cycle is
+// the mean of its processes'. Two processes of the same code and flags differ by up to 11 % for as long
+// as they run — where each one's code and heap land in memory is decided at its start (bench/README.md,
+// 2026-11-29 late night) — so a figure from one process of each kind is as much a draw of two layouts
+// as a measure of the code. N processes of each kind average N draws; each process's mean against its
+// kind's is printed, which shows the spread between them.
 import {
   BenchError,
   cycleOrder,
@@ -57,6 +65,8 @@ const ROUNDS = Number(option('rounds', '2'));
 const CYCLES = Number(option('cycles', '20'));
 const SLICE = Number(option('slice', '1'));
 const CONNECTIONS = Number(option('connections', '50'));
+// Processes of each kind (--processes): a target's rate in a cycle is the mean of its processes'.
+const PROCESSES = Number(option('processes', '1'));
 // Both processes' LOG_LEVEL; their log lines go to /dev/null. `info` is what they are deployed with.
 const LOG_LEVEL = option('log-level', 'warn');
 // Issue 16's target.
@@ -98,67 +108,111 @@ function ratio(cycles, a, b) {
 const described = ({ value, q1, q3, sums }) =>
   `${pct(value)} (interquartile ${pct(q1)}–${pct(q3)}; sums ${pct(sums)})`;
 
+/** Starts `count` processes one after another (start-up is CPU-heavy); stops them all if one fails. */
+async function startMany(count, start) {
+  const started = [];
+  try {
+    for (let i = 0; i < count; i++) started.push(await start());
+    return started;
+  } catch (err) {
+    await Promise.all(started.map((p) => p.stop()));
+    throw err;
+  }
+}
+
 runMain(async () => {
   requireTools();
-  const alone = await startIdentityAlone({ nodeFlags: listOption('alone-flags'), logLevel: LOG_LEVEL });
+  if (!(Number.isInteger(PROCESSES) && PROCESSES >= 1))
+    throw new BenchError('--processes must be an integer ≥ 1');
   const heapFloor = !flag('no-heap-floor');
   const stopIdle = !flag('keep-idle-running');
-  const single = await startSingleProcess({
-    heapFloor,
-    execArgv: listOption('single-flags'),
-    logLevel: LOG_LEVEL,
-  });
-  // A second single process started with other flags, measured through its gateway beside the first.
-  const variant = CHOSEN.has('variant')
-    ? await startSingleProcess({ heapFloor, execArgv: listOption('variant-flags'), logLevel: LOG_LEVEL })
-    : null;
-  // A second identity alone started with other flags, beside the first.
-  const aloneVariant = CHOSEN.has('alone-variant')
-    ? await startIdentityAlone({ nodeFlags: listOption('alone-variant-flags'), logLevel: LOG_LEVEL })
-    : null;
+  const running = [];
+  const alones = await startMany(PROCESSES, () =>
+    startIdentityAlone({ nodeFlags: listOption('alone-flags'), logLevel: LOG_LEVEL }),
+  );
+  running.push(...alones);
   try {
-    const pids = [
-      alone.pid,
-      single.child.pid,
-      ...(variant ? [variant.child.pid] : []),
-      ...(aloneVariant ? [aloneVariant.pid] : []),
-    ];
+    const singles = await startMany(PROCESSES, () =>
+      startSingleProcess({ heapFloor, execArgv: listOption('single-flags'), logLevel: LOG_LEVEL }),
+    );
+    running.push(...singles);
+    // Single processes started with other flags, measured through their gateway beside the first.
+    const variants = CHOSEN.has('variant')
+      ? await startMany(PROCESSES, () =>
+          startSingleProcess({ heapFloor, execArgv: listOption('variant-flags'), logLevel: LOG_LEVEL }),
+        )
+      : [];
+    running.push(...variants);
+    // Identity-alone processes started with other flags (or none: more samples of identity alone).
+    const aloneVariants = CHOSEN.has('alone-variant')
+      ? await startMany(PROCESSES, () =>
+          startIdentityAlone({ nodeFlags: listOption('alone-variant-flags'), logLevel: LOG_LEVEL }),
+        )
+      : [];
+    running.push(...aloneVariants);
+
+    const pidOf = (p) => p.pid ?? p.child.pid;
+    const pids = running.map(pidOf);
     const others = (pid) => pids.filter((p) => p !== pid);
-    // [url, token, extra headers, the processes left idle meanwhile]
+    // Per target, one [url, token, extra headers, the processes left idle meanwhile] for each of its processes.
+    const aloneWays = (list) => list.map((p) => [p.me, p.token, [], others(p.pid)]);
+    const gatewayWays = (list, headers = []) =>
+      list.map((p) => [p.urls.gateway, p.token, headers, others(p.child.pid)]);
     const all = {
-      [ALONE]: [alone.me, alone.token, [], others(alone.pid)],
-      [OWN]: [single.urls.direct, single.token, [], others(single.child.pid)],
-      [GATEWAY]: [single.urls.gateway, single.token, [], others(single.child.pid)],
+      [ALONE]: aloneWays(alones),
+      [OWN]: singles.map((p) => [p.urls.direct, p.token, [], others(p.child.pid)]),
+      [GATEWAY]: gatewayWays(singles),
       // What a deployment behind Caddy or nginx on the same machine sends (a trusted loopback peer).
-      [PROXIED]: [single.urls.gateway, single.token, BEHIND_PROXY, others(single.child.pid)],
-      ...(variant && {
-        [VARIANT]: [variant.urls.gateway, variant.token, [], others(variant.child.pid)],
-      }),
-      ...(aloneVariant && {
-        [ALONE_VARIANT]: [aloneVariant.me, aloneVariant.token, [], others(aloneVariant.pid)],
-      }),
+      [PROXIED]: gatewayWays(singles, BEHIND_PROXY),
+      [VARIANT]: gatewayWays(variants),
+      [ALONE_VARIANT]: aloneWays(aloneVariants),
     };
     const chosen = new Set([...CHOSEN].map((t) => TARGET_NAMES[t]));
     const targets = Object.fromEntries(Object.entries(all).filter(([name]) => chosen.has(name)));
     const names = Object.keys(targets);
+    // A cycle's slots: the first process of every target, then the second of every target, and so on —
+    // the kinds side by side in time — in forward order, reversed in the next cycle.
+    const slots = [];
+    for (let i = 0; i < PROCESSES; i++) for (const name of names) slots.push([name, i]);
     const run = ([url, token, headers, idle], seconds) =>
       withStopped(stopIdle ? idle : [], () => wrk({ url, token, seconds, connections: CONNECTIONS, headers }))
         .rps;
-    for (const target of Object.values(targets)) run(target, 3); // warm-up
+    for (const [name, i] of slots) run(targets[name][i], 3); // warm-up
     console.log(
       `wrk -t1 -c${CONNECTIONS} GET /account/me, ${ROUNDS} rounds of ${CYCLES} cycles of ${SLICE} s a target, ` +
+        `${PROCESSES} process${PROCESSES > 1 ? 'es' : ''} of each kind, ` +
         `load ${loadavg()}, LOG_LEVEL=${LOG_LEVEL}, single process's heap floor ${heapFloor ? 'on' : 'off'}, ` +
         `the process not measured ${stopIdle ? 'stopped (SIGSTOP)' : 'left running'}`,
     );
     for (let round = 1; round <= ROUNDS; round++) {
       const cycles = [];
+      // Per target, each process's rates over the round: how far apart processes of one kind are.
+      const perProcess = Object.fromEntries(
+        names.map((n) => [n, Array.from({ length: PROCESSES }, () => [])]),
+      );
       for (let c = 0; c < CYCLES; c++) {
-        const rps = {};
-        for (const name of cycleOrder(c, names)) rps[name] = run(targets[name], SLICE);
-        cycles.push(rps);
+        const rates = Object.fromEntries(names.map((n) => [n, []]));
+        for (const [name, i] of cycleOrder(c, slots)) {
+          const rps = run(targets[name][i], SLICE);
+          rates[name].push(rps);
+          perProcess[name][i].push(rps);
+        }
+        // A target's rate in a cycle: the mean of its processes'.
+        cycles.push(
+          Object.fromEntries(names.map((n) => [n, rates[n].reduce((t, r) => t + r, 0) / rates[n].length])),
+        );
       }
-      const mean = (name) => Math.round(cycles.reduce((t, c) => t + c[name], 0) / cycles.length);
-      console.log(`  round ${round}: ${names.map((n) => `${n} ${mean(n)} req/s`).join(', ')} (means)`);
+      const mean = (values) => values.reduce((t, v) => t + v, 0) / values.length;
+      const meanOf = (name) => Math.round(mean(cycles.map((c) => c[name])));
+      console.log(`  round ${round}: ${names.map((n) => `${n} ${meanOf(n)} req/s`).join(', ')} (means)`);
+      if (PROCESSES > 1)
+        for (const name of names) {
+          const means = perProcess[name].map(mean);
+          const all = mean(means);
+          console.log(
+            `    ${name}, each process against their mean: ${means.map((m) => pct(m / all)).join(', ')}`,
+          );
+        }
       const has = (name) => name in targets;
       const againstOwn = (name) =>
         has(OWN) ? `, ${described(ratio(cycles, name, OWN))} of its own identity port` : '';
@@ -181,7 +235,7 @@ runMain(async () => {
             (has(GATEWAY) ? `, ${described(ratio(cycles, VARIANT, GATEWAY))} of the first` : ''),
         );
       if (has(ALONE_VARIANT) && !ALONE_VARIANT_FLAGS && has(GATEWAY)) {
-        // Two processes of the same code differ by up to 9 % in a round (bench/README.md): their mean is the
+        // Two processes of the same code differ by up to 11 % in a round (bench/README.md): their mean is the
         // steadier measure of what identity alone serves.
         for (const c of cycles) c[ALONES] = (c[ALONE] + c[ALONE_VARIANT]) / 2;
         const gateway = ratio(cycles, GATEWAY, ALONES);
@@ -201,6 +255,6 @@ runMain(async () => {
     }
     console.log(`load average after: ${loadavg()}`);
   } finally {
-    await Promise.all([alone.stop(), single.stop(), variant?.stop(), aloneVariant?.stop()]);
+    await Promise.all(running.map((p) => p.stop()));
   }
 });
