@@ -17,7 +17,7 @@ const root = join(here, '..', '..');
 /**
  * Starts the single process (with its heap floor unless `heapFloor` is false; run by `launcher`, a
  * command line that ends where node's begins, if given; on the memory store, or on the embedded store
- * in `dataDir` if given); resolves once it listens, with its child process, the milliseconds from
+ * in `dataDir` if given, or on it in a fresh directory with `fileStore`, as `npm start` runs by default); resolves once it listens, with its child process, the milliseconds from
  * spawn to listening (`readyMs`), its gateway's `base` URL, the URLs of `GET /account/me` at its
  * identity port (`direct`) and through its gateway (`gateway`), a Bearer token of a user `bench` (the
  * first user of a fresh store: id 1), and `stop()`. Its logs (at `logLevel`) go to /dev/null.
@@ -27,6 +27,7 @@ export async function startSingleProcess({
   heapFloor = true,
   launcher = [],
   dataDir: givenDataDir = '',
+  fileStore = false,
   logLevel = 'warn',
 } = {}) {
   // A given directory is kept, and the process runs on the embedded store in it as `npm start` does.
@@ -46,7 +47,7 @@ export async function startSingleProcess({
       GATEWAY_INTERNAL_PORT: String(internalPort),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
-      STORE_URL: givenDataDir ? `file:${dataDir}` : 'memory:',
+      STORE_URL: givenDataDir || fileStore ? `file:${dataDir}` : 'memory:',
       BUS_URL: 'memory:',
       MURMUR_ADMIN_TOKEN: adminToken,
       GATEWAY_RATE_LIMIT_PER_MINUTE: '0',

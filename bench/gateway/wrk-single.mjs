@@ -9,7 +9,7 @@
 //        [--no-heap-floor] [--keep-idle-running] [--targets=alone,own,gateway,proxied]
 //        [--alone-flags=--flag,...] [--single-flags=--flag,...] [--variant-flags=--flag,...]
 //        [--alone-variant-flags=--flag,...]
-//        [--log-level=warn] [--processes=1]
+//        [--log-level=warn] [--processes=1] [--store=memory]
 //
 // Interleaved slices. On the shared 2-core VMs this runs on, identity alone measured for 1 s thirty times
 // in a row gave 18–21k req/s for a few seconds, then 11k for four seconds, then 15–21k again (pinned to
@@ -48,6 +48,11 @@
 // 2026-11-29 late night) — so a figure from one process of each kind is as much a draw of two layouts
 // as a measure of the code. N processes of each kind average N draws; each process's mean against its
 // kind's is printed, which shows the spread between them.
+//
+// --store=file runs every process on the embedded store in a fresh directory of its own, as `npm start`
+// and a service started without STORE_URL run (the configuration issue 16's first figure was measured
+// in); by default they run on the memory store, where a request does the least work besides HTTP and
+// the gateway's share of it is the largest.
 import {
   BenchError,
   cycleOrder,
@@ -67,6 +72,7 @@ const SLICE = Number(option('slice', '1'));
 const CONNECTIONS = Number(option('connections', '50'));
 // Processes of each kind (--processes): a target's rate in a cycle is the mean of its processes'.
 const PROCESSES = Number(option('processes', '1'));
+const STORE = option('store', 'memory');
 // Both processes' LOG_LEVEL; their log lines go to /dev/null. `info` is what they are deployed with.
 const LOG_LEVEL = option('log-level', 'warn');
 // Issue 16's target.
@@ -124,29 +130,40 @@ runMain(async () => {
   requireTools();
   if (!(Number.isInteger(PROCESSES) && PROCESSES >= 1))
     throw new BenchError('--processes must be an integer ≥ 1');
+  if (STORE !== 'memory' && STORE !== 'file') throw new BenchError('--store must be memory or file');
+  const fileStore = STORE === 'file';
   const heapFloor = !flag('no-heap-floor');
   const stopIdle = !flag('keep-idle-running');
   const running = [];
   const alones = await startMany(PROCESSES, () =>
-    startIdentityAlone({ nodeFlags: listOption('alone-flags'), logLevel: LOG_LEVEL }),
+    startIdentityAlone({ nodeFlags: listOption('alone-flags'), logLevel: LOG_LEVEL, fileStore }),
   );
   running.push(...alones);
   try {
     const singles = await startMany(PROCESSES, () =>
-      startSingleProcess({ heapFloor, execArgv: listOption('single-flags'), logLevel: LOG_LEVEL }),
+      startSingleProcess({ heapFloor, execArgv: listOption('single-flags'), logLevel: LOG_LEVEL, fileStore }),
     );
     running.push(...singles);
     // Single processes started with other flags, measured through their gateway beside the first.
     const variants = CHOSEN.has('variant')
       ? await startMany(PROCESSES, () =>
-          startSingleProcess({ heapFloor, execArgv: listOption('variant-flags'), logLevel: LOG_LEVEL }),
+          startSingleProcess({
+            heapFloor,
+            execArgv: listOption('variant-flags'),
+            logLevel: LOG_LEVEL,
+            fileStore,
+          }),
         )
       : [];
     running.push(...variants);
     // Identity-alone processes started with other flags (or none: more samples of identity alone).
     const aloneVariants = CHOSEN.has('alone-variant')
       ? await startMany(PROCESSES, () =>
-          startIdentityAlone({ nodeFlags: listOption('alone-variant-flags'), logLevel: LOG_LEVEL }),
+          startIdentityAlone({
+            nodeFlags: listOption('alone-variant-flags'),
+            logLevel: LOG_LEVEL,
+            fileStore,
+          }),
         )
       : [];
     running.push(...aloneVariants);
@@ -180,7 +197,7 @@ runMain(async () => {
     for (const [name, i] of slots) run(targets[name][i], 3); // warm-up
     console.log(
       `wrk -t1 -c${CONNECTIONS} GET /account/me, ${ROUNDS} rounds of ${CYCLES} cycles of ${SLICE} s a target, ` +
-        `${PROCESSES} process${PROCESSES > 1 ? 'es' : ''} of each kind, ` +
+        `${PROCESSES} process${PROCESSES > 1 ? 'es' : ''} of each kind, the ${STORE} store, ` +
         `load ${loadavg()}, LOG_LEVEL=${LOG_LEVEL}, single process's heap floor ${heapFloor ? 'on' : 'off'}, ` +
         `the process not measured ${stopIdle ? 'stopped (SIGSTOP)' : 'left running'}`,
     );

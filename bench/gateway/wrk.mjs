@@ -160,7 +160,8 @@ async function startNode(
 /**
  * The identity service alone in its own process, with a user's token: `url` is its base URL, `me` the
  * URL of `GET /account/me`. `publicUrl` is what it believes its public address is (the gateway's, when
- * one is put in front).
+ * one is put in front). With `fileStore` it runs on the embedded store in its own directory, as it does
+ * by default when deployed, instead of in memory.
  */
 export async function startIdentityAlone({
   cpus = '',
@@ -169,6 +170,7 @@ export async function startIdentityAlone({
   launcher = [],
   startMs,
   logLevel = 'warn',
+  fileStore = false,
 } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-identity-'));
   const port = await freePort();
@@ -178,7 +180,8 @@ export async function startIdentityAlone({
     'identity service',
     'services/identity/dist/main.js',
     {
-      STORE_URL: 'memory:',
+      // The embedded store in its directory, as the service runs by default, or in memory.
+      STORE_URL: fileStore ? `file:${dataDir}` : 'memory:',
       BUS_URL: 'memory:',
       DATA_DIR: dataDir,
       MURMUR_ADMIN_TOKEN: adminToken,
