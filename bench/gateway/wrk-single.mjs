@@ -9,7 +9,7 @@
 //        [--no-heap-floor] [--keep-idle-running] [--targets=alone,own,gateway,proxied]
 //        [--alone-flags=--flag,...] [--single-flags=--flag,...] [--variant-flags=--flag,...]
 //        [--alone-variant-flags=--flag,...]
-//        [--log-level=warn] [--processes=1] [--store=memory]
+//        [--log-level=warn] [--processes=1] [--no-memory-reducer] [--store=memory]
 //
 // Interleaved slices. On the shared 2-core VMs this runs on, identity alone measured for 1 s thirty times
 // in a row gave 18–21k req/s for a few seconds, then 11k for four seconds, then 15–21k again (pinned to
@@ -48,6 +48,15 @@
 // 2026-11-29 late night) — so a figure from one process of each kind is as much a draw of two layouts
 // as a measure of the code. N processes of each kind average N draws; each process's mean against its
 // kind's is printed, which shows the spread between them.
+//
+// --no-memory-reducer starts every process with V8's `--no-memory-reducer`. Between its slices a
+// process is stopped for the other processes' slices, and once it is idle for long enough V8's memory
+// reducer runs collections that shrink its heap, which slows it in its next slices. A process serving
+// steady load never gets there. With three processes of each kind (about 8 s between a process's
+// slices) identity alone served 15,700–16,100 req/s with the reducer and 18,000 without it, while the
+// single process, with its heap floor, lost far less. The figures with the default flags then put the
+// single process at 99–101 % of identity alone, against 91–92 % with the reducer off on both sides
+// (bench/README.md, 2026-11-30). So use the flag whenever --processes is above 1.
 //
 // --store=file runs every process on the embedded store in a fresh directory of its own, as `npm start`
 // and a service started without STORE_URL run (the configuration issue 16's first figure was measured
@@ -133,15 +142,30 @@ runMain(async () => {
   if (STORE !== 'memory' && STORE !== 'file') throw new BenchError('--store must be memory or file');
   const fileStore = STORE === 'file';
   const heapFloor = !flag('no-heap-floor');
+  // Appended to every process's node flags (the header says why).
+  const steady = flag('no-memory-reducer') ? ['--no-memory-reducer'] : [];
+  if (PROCESSES > 1 && steady.length === 0)
+    console.log(
+      'note: without --no-memory-reducer, processes idle between their slices shrink their heaps and identity alone loses more than the single process',
+    );
   const stopIdle = !flag('keep-idle-running');
   const running = [];
   const alones = await startMany(PROCESSES, () =>
-    startIdentityAlone({ nodeFlags: listOption('alone-flags'), logLevel: LOG_LEVEL, fileStore }),
+    startIdentityAlone({
+      nodeFlags: [...listOption('alone-flags'), ...steady],
+      logLevel: LOG_LEVEL,
+      fileStore,
+    }),
   );
   running.push(...alones);
   try {
     const singles = await startMany(PROCESSES, () =>
-      startSingleProcess({ heapFloor, execArgv: listOption('single-flags'), logLevel: LOG_LEVEL, fileStore }),
+      startSingleProcess({
+        heapFloor,
+        execArgv: [...listOption('single-flags'), ...steady],
+        logLevel: LOG_LEVEL,
+        fileStore,
+      }),
     );
     running.push(...singles);
     // Single processes started with other flags, measured through their gateway beside the first.
@@ -149,7 +173,7 @@ runMain(async () => {
       ? await startMany(PROCESSES, () =>
           startSingleProcess({
             heapFloor,
-            execArgv: listOption('variant-flags'),
+            execArgv: [...listOption('variant-flags'), ...steady],
             logLevel: LOG_LEVEL,
             fileStore,
           }),
@@ -160,7 +184,7 @@ runMain(async () => {
     const aloneVariants = CHOSEN.has('alone-variant')
       ? await startMany(PROCESSES, () =>
           startIdentityAlone({
-            nodeFlags: listOption('alone-variant-flags'),
+            nodeFlags: [...listOption('alone-variant-flags'), ...steady],
             logLevel: LOG_LEVEL,
             fileStore,
           }),
@@ -198,6 +222,7 @@ runMain(async () => {
     console.log(
       `wrk -t1 -c${CONNECTIONS} GET /account/me, ${ROUNDS} rounds of ${CYCLES} cycles of ${SLICE} s a target, ` +
         `${PROCESSES} process${PROCESSES > 1 ? 'es' : ''} of each kind, the ${STORE} store, ` +
+        `V8's memory reducer ${steady.length > 0 ? 'off' : 'on'}, ` +
         `load ${loadavg()}, LOG_LEVEL=${LOG_LEVEL}, single process's heap floor ${heapFloor ? 'on' : 'off'}, ` +
         `the process not measured ${stopIdle ? 'stopped (SIGSTOP)' : 'left running'}`,
     );
