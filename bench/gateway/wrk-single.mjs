@@ -50,13 +50,13 @@
 // kind's is printed, which shows the spread between them.
 //
 // --no-memory-reducer starts every process with V8's `--no-memory-reducer`. Between its slices a
-// process is stopped for the other processes' slices, and once it is idle for long enough V8's memory
-// reducer runs collections that shrink its heap, which slows it in its next slices. A process serving
-// steady load never gets there. With three processes of each kind (about 8 s between a process's
-// slices) identity alone served 15,700–16,100 req/s with the reducer and 18,000 without it, while the
-// single process, with its heap floor, lost far less. The figures with the default flags then put the
-// single process at 99–101 % of identity alone, against 91–92 % with the reducer off on both sides
-// (bench/README.md, 2026-11-30). So use the flag whenever --processes is above 1.
+// process is stopped for the other processes' slices, and once it has been idle long enough V8's memory
+// reducer runs collections that shrink its heap, which slows it in its next slices; a process under
+// steady load never gets there. With three processes of each kind (about 8 s between a process's slices)
+// and the default flags, the single process measured 104–106 % of identity alone at its identity port
+// and 99–102 % through its gateway, in five rounds; with the reducer off in every process, 96–101 % and
+// 91–96 % (bench/README.md, 2026-11-30): identity alone, which has no heap floor, lost the most to it.
+// So use the flag whenever --processes is above 1.
 //
 // --store=file runs every process on the embedded store in a fresh directory of its own, as `npm start`
 // and a service started without STORE_URL run (the configuration issue 16's first figure was measured
