@@ -150,46 +150,30 @@ runMain(async () => {
     );
   const stopIdle = !flag('keep-idle-running');
   const running = [];
-  const alones = await startMany(PROCESSES, () =>
-    startIdentityAlone({
-      nodeFlags: [...listOption('alone-flags'), ...steady],
-      logLevel: LOG_LEVEL,
-      fileStore,
-    }),
-  );
-  running.push(...alones);
-  try {
-    const singles = await startMany(PROCESSES, () =>
+  // N processes of each kind, with the node flags of option `flags` (and the memory reducer's).
+  const startAlones = (flags) =>
+    startMany(PROCESSES, () =>
+      startIdentityAlone({ nodeFlags: [...listOption(flags), ...steady], logLevel: LOG_LEVEL, fileStore }),
+    );
+  const startSingles = (flags) =>
+    startMany(PROCESSES, () =>
       startSingleProcess({
         heapFloor,
-        execArgv: [...listOption('single-flags'), ...steady],
+        execArgv: [...listOption(flags), ...steady],
         logLevel: LOG_LEVEL,
         fileStore,
       }),
     );
+  const alones = await startAlones('alone-flags');
+  running.push(...alones);
+  try {
+    const singles = await startSingles('single-flags');
     running.push(...singles);
     // Single processes started with other flags, measured through their gateway beside the first.
-    const variants = CHOSEN.has('variant')
-      ? await startMany(PROCESSES, () =>
-          startSingleProcess({
-            heapFloor,
-            execArgv: [...listOption('variant-flags'), ...steady],
-            logLevel: LOG_LEVEL,
-            fileStore,
-          }),
-        )
-      : [];
+    const variants = CHOSEN.has('variant') ? await startSingles('variant-flags') : [];
     running.push(...variants);
     // Identity-alone processes started with other flags (or none: more samples of identity alone).
-    const aloneVariants = CHOSEN.has('alone-variant')
-      ? await startMany(PROCESSES, () =>
-          startIdentityAlone({
-            nodeFlags: [...listOption('alone-variant-flags'), ...steady],
-            logLevel: LOG_LEVEL,
-            fileStore,
-          }),
-        )
-      : [];
+    const aloneVariants = CHOSEN.has('alone-variant') ? await startAlones('alone-variant-flags') : [];
     running.push(...aloneVariants);
 
     const pidOf = (p) => p.pid ?? p.child.pid;
