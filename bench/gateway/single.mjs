@@ -17,10 +17,11 @@ const root = join(here, '..', '..');
 /**
  * Starts the single process (with its heap floor unless `heapFloor` is false; run by `launcher`, a
  * command line that ends where node's begins, if given; on the memory store, or on the embedded store
- * in `dataDir` if given, or on it in a fresh directory with `fileStore`, as `npm start` runs by default); resolves once it listens, with its child process, the milliseconds from
- * spawn to listening (`readyMs`), its gateway's `base` URL, the URLs of `GET /account/me` at its
- * identity port (`direct`) and through its gateway (`gateway`), a Bearer token of a user `bench` (the
- * first user of a fresh store: id 1), and `stop()`. Its logs (at `logLevel`) go to /dev/null.
+ * in `dataDir` if given, or in a fresh directory with `fileStore`, as `npm start` runs by default);
+ * resolves once it listens, with its child process, the milliseconds from spawn to listening
+ * (`readyMs`), its gateway's `base` URL, the URLs of `GET /account/me` at its identity port (`direct`)
+ * and through its gateway (`gateway`), a Bearer token of a user `bench` (the first user of a fresh
+ * store: id 1), and `stop()`. Its logs (at `logLevel`) go to /dev/null.
  */
 export async function startSingleProcess({
   execArgv = [],

@@ -98,7 +98,7 @@ const ALONE_VARIANT = ALONE_VARIANT_FLAGS
   ? `identity alone with ${ALONE_VARIANT_FLAGS}`
   : 'a second identity alone';
 /** Both identity-alone processes, as one figure: the mean of their rates in each cycle. */
-const ALONES = 'identity alone (the mean of two processes)';
+const ALONES = `identity alone (the mean of ${2 * PROCESSES} processes)`;
 const CHOSEN = new Set(['alone', ...option('targets', 'alone,own,gateway,proxied').split(',')]);
 const TARGET_NAMES = {
   alone: ALONE,
@@ -112,6 +112,7 @@ for (const t of CHOSEN)
   if (!TARGET_NAMES[t]) throw new BenchError(`unknown target ${t} (${Object.keys(TARGET_NAMES).join(', ')})`);
 
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
+const mean = (values) => values.reduce((t, v) => t + v, 0) / values.length;
 
 /** The median of the cycles' ratios `a / b`, their interquartile range, and `a / b` over the sums. */
 function ratio(cycles, a, b) {
@@ -176,8 +177,7 @@ runMain(async () => {
     const aloneVariants = CHOSEN.has('alone-variant') ? await startAlones('alone-variant-flags') : [];
     running.push(...aloneVariants);
 
-    const pidOf = (p) => p.pid ?? p.child.pid;
-    const pids = running.map(pidOf);
+    const pids = running.map((p) => p.pid ?? p.child.pid);
     const others = (pid) => pids.filter((p) => p !== pid);
     // Per target, one [url, token, extra headers, the processes left idle meanwhile] for each of its processes.
     const aloneWays = (list) => list.map((p) => [p.me, p.token, [], others(p.pid)]);
@@ -224,19 +224,16 @@ runMain(async () => {
           perProcess[name][i].push(rps);
         }
         // A target's rate in a cycle: the mean of its processes'.
-        cycles.push(
-          Object.fromEntries(names.map((n) => [n, rates[n].reduce((t, r) => t + r, 0) / rates[n].length])),
-        );
+        cycles.push(Object.fromEntries(names.map((n) => [n, mean(rates[n])])));
       }
-      const mean = (values) => values.reduce((t, v) => t + v, 0) / values.length;
       const meanOf = (name) => Math.round(mean(cycles.map((c) => c[name])));
       console.log(`  round ${round}: ${names.map((n) => `${n} ${meanOf(n)} req/s`).join(', ')} (means)`);
       if (PROCESSES > 1)
         for (const name of names) {
           const means = perProcess[name].map(mean);
-          const all = mean(means);
+          const kind = mean(means);
           console.log(
-            `    ${name}, each process against their mean: ${means.map((m) => pct(m / all)).join(', ')}`,
+            `    ${name}, each process against their mean: ${means.map((m) => pct(m / kind)).join(', ')}`,
           );
         }
       const has = (name) => name in targets;
