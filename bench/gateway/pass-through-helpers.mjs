@@ -40,6 +40,17 @@ function undiciProxy() {
   return createServer((req, res) => {
     let status = 0;
     let head = null;
+    // A client that leaves aborts its request to the upstream, as any proxy must: without it a request
+    // paused on the client's full socket (write() false, no 'drain' once it is destroyed) held its pool
+    // connection for ever, and after a few runs of wrk, whose clients leave mid-request when a run
+    // ends, all 128 were held and the proxy answered nothing (2026-11-30).
+    let controller = null;
+    let gone = false;
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      gone = true;
+      controller?.abort(new Error('the client left'));
+    });
     const sendHead = () => {
       if (head) res.writeHead(status, head);
       head = null;
@@ -47,12 +58,16 @@ function undiciProxy() {
     pool.dispatch(
       { path: req.url, method: req.method, headers: req.headers },
       {
-        onRequestStart() {},
+        onRequestStart(c) {
+          controller = c;
+          if (gone) c.abort(new Error('the client left'));
+        },
         onResponseStart(_c, statusCode, headers) {
           status = statusCode;
           head = headers;
         },
         onResponseData(c, chunk) {
+          if (gone) return;
           sendHead();
           if (!res.write(chunk)) {
             c.pause();
