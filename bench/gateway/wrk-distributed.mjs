@@ -13,11 +13,20 @@
 // measures what the gateway adds to a request rather than the length of a queue. Needs wrk and taskset (wrk.mjs). After a build:
 //   node bench/gateway/wrk-distributed.mjs [--rounds=2] [--cycles=20] [--slice=1] [--p99-cycles=9]
 //        [--p99-slice=3] [--connections=50] [--paced-rate=0.25] [--paced-max-rate=1500]
-//        [--paced-slices=10] [--log-level=warn]
+//        [--paced-slices=10] [--log-level=warn] [--bare]
+//
+// --bare measures, in the same throughput cycles, a bare proxy beside the gateway: undici's
+// Pool.dispatch from a plain node:http server, nothing else (pass-through-helpers.mjs, role `undici`),
+// placed and pinned as the gateway is. It is the floor of any Node proxy on the machine: what is left
+// between it and the gateway is the gateway's own (routing, limits, headers, ids, metrics, logs); what
+// is left between it and direct is the second hop itself — two more socket writes a request, each
+// waking another process — which costs very differently from one VM to another (bench/README.md,
+// 2026-11-30 on an AMD EPYC VM: the bare proxy 65–74 % of direct there, the gateway 101–110 % of
+// direct on an Intel Xeon VM a night before).
 import { cpus } from 'node:os';
 import { BenchError, freePort, loadavg, option, cycleOrder, quartiles, runMain } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';
-import { pin, requireTools, startGatewayAlone, startIdentityAlone, wrk } from './wrk.mjs';
+import { pin, requireTools, startGatewayAlone, startHelper, startIdentityAlone, wrk } from './wrk.mjs';
 
 const ROUNDS = Number(option('rounds', '2'));
 const CYCLES = Number(option('cycles', '20'));
@@ -40,6 +49,8 @@ const PACED_SLICE_S = 2;
 // Issue 16's targets.
 const TARGET_RATIO = 0.75;
 const TARGET_ADDED_P99_MS = 3;
+const BARE = process.argv.includes('--bare');
+const HELPERS = new URL('./pass-through-helpers.mjs', import.meta.url).pathname;
 
 /** Runs `fn` with this process (the paced load's client) on `cpuList`, as wrk is pinned; '' leaves it. */
 async function pinnedTo(cpuList, fn) {
@@ -60,6 +71,7 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
     logLevel: LOG_LEVEL,
   });
   let gateway;
+  let bare;
   try {
     gateway = await startGatewayAlone({
       port: gatewayPort,
@@ -67,10 +79,17 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
       cpus: gatewayCpus,
       logLevel: LOG_LEVEL,
     });
+    if (BARE) {
+      const port = await freePort();
+      bare = await startHelper(HELPERS, { ROLE: 'undici', PORT: String(port), UPSTREAM_URL: identity.url });
+      if (gatewayCpus) pin(gatewayCpus, bare.pid);
+      bare.me = `http://127.0.0.1:${port}/account/me`;
+    }
+    const urls = { direct: identity.me, through: gateway.me, bare: bare?.me };
+    const sides = BARE ? ['direct', 'through', 'bare'] : ['direct', 'through'];
     const run = (url, seconds) =>
       wrk({ url, token: identity.token, seconds, connections: CONNECTIONS, cpus: wrkCpus });
-    run(identity.me, 3); // warm-up
-    run(gateway.me, 3);
+    for (const side of sides) run(urls[side], 3); // warm-up
     const rows = [];
     for (let round = 1; round <= ROUNDS; round++) {
       // Interleaved slices, as wrk-single.mjs measures (it says why): direct and through the gateway in
@@ -78,8 +97,7 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
       const cycles = [];
       for (let c = 0; c < CYCLES; c++) {
         const cycle = {};
-        for (const side of cycleOrder(c, ['direct', 'through']))
-          cycle[side] = run(side === 'direct' ? identity.me : gateway.me, SLICE);
+        for (const side of cycleOrder(c, sides)) cycle[side] = run(urls[side], SLICE);
         cycles.push(cycle);
       }
       const sum = (side) => cycles.reduce((total, c) => total + c[side].rps, 0);
@@ -109,6 +127,13 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
           `${added.q1.toFixed(2)} to ${added.q3.toFixed(2)}; target ≤ ${TARGET_ADDED_P99_MS}: ` +
           `${added.median <= TARGET_ADDED_P99_MS ? 'met' : 'NOT met'})`,
       );
+      if (BARE) {
+        const of = (a, b) => (quartiles(cycles.map((c) => c[a].rps / c[b].rps)).median * 100).toFixed(1);
+        console.log(
+          `    a bare undici proxy in the same cycles: ${Math.round(sum('bare') / CYCLES)} req/s, ` +
+            `${of('bare', 'direct')} % of direct; the gateway ${of('through', 'bare')} % of the bare proxy (medians of the cycles)`,
+        );
+      }
     }
     // The p99 a request gets when the service has room: both sides at one fixed rate, evenly spaced
     // (bench/lib/paced.mjs), at most --connections connections, in interleaved slices. Saturated, the
@@ -147,6 +172,7 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
     }
     return rows;
   } finally {
+    await bare?.stop();
     await gateway?.stop();
     await identity.stop();
   }
