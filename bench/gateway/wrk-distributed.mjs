@@ -13,20 +13,27 @@
 // measures what the gateway adds to a request rather than the length of a queue. Needs wrk and taskset (wrk.mjs). After a build:
 //   node bench/gateway/wrk-distributed.mjs [--rounds=2] [--cycles=20] [--slice=1] [--p99-cycles=9]
 //        [--p99-slice=3] [--connections=50] [--paced-rate=0.25] [--paced-max-rate=1500]
-//        [--paced-slices=10] [--log-level=warn] [--bare]
+//        [--paced-slices=10] [--log-level=warn] [--bare] [--nginx]
 //
 // --bare measures, in the same throughput cycles, a bare proxy beside the gateway: undici's
 // Pool.dispatch from a plain node:http server, nothing else (pass-through-helpers.mjs, role `undici`),
-// placed and pinned as the gateway is. It is the floor of any Node proxy on the machine: what is left
-// between it and the gateway is the gateway's own (routing, limits, headers, ids, metrics, logs); what
-// is left between it and direct is the second hop itself — two more socket writes a request, each
-// waking another process — which costs very differently from one VM to another (bench/README.md,
-// 2026-11-30 on an AMD EPYC VM: the bare proxy 65–74 % of direct there, the gateway 101–110 % of
-// direct on an Intel Xeon VM a night before).
+// placed and pinned as the gateway is: the least a Node proxy costs on the machine. What is left
+// between it and the gateway is the gateway's own work (routing, limits, headers, ids, metrics, logs).
+// --nginx does the same with nginx (wrk.mjs startNginx; Debian package nginx-light): a second hop that
+// is not Node's HTTP server and client. On an AMD EPYC VM where the gateway served 62–69 % of direct,
+// the bare proxy served 58–78 % and nginx 92–102 % (bench/README.md, 2026-11-30 (later)).
 import { cpus } from 'node:os';
 import { BenchError, freePort, loadavg, option, cycleOrder, quartiles, runMain } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';
-import { pin, requireTools, startGatewayAlone, startHelper, startIdentityAlone, wrk } from './wrk.mjs';
+import {
+  pin,
+  requireTools,
+  startGatewayAlone,
+  startHelper,
+  startIdentityAlone,
+  startNginx,
+  wrk,
+} from './wrk.mjs';
 
 const ROUNDS = Number(option('rounds', '2'));
 const CYCLES = Number(option('cycles', '20'));
@@ -50,6 +57,7 @@ const PACED_SLICE_S = 2;
 const TARGET_RATIO = 0.75;
 const TARGET_ADDED_P99_MS = 3;
 const BARE = process.argv.includes('--bare');
+const NGINX = process.argv.includes('--nginx');
 const HELPERS = new URL('./pass-through-helpers.mjs', import.meta.url).pathname;
 
 /** Runs `fn` with this process (the paced load's client) on `cpuList`, as wrk is pinned; '' leaves it. */
@@ -72,6 +80,7 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
   });
   let gateway;
   let bare;
+  let nginx;
   try {
     gateway = await startGatewayAlone({
       port: gatewayPort,
@@ -85,8 +94,10 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
       if (gatewayCpus) pin(gatewayCpus, bare.pid);
       bare.me = `http://127.0.0.1:${port}/account/me`;
     }
-    const urls = { direct: identity.me, through: gateway.me, bare: bare?.me };
-    const sides = BARE ? ['direct', 'through', 'bare'] : ['direct', 'through'];
+    if (NGINX)
+      nginx = await startNginx({ port: await freePort(), upstreamUrl: identity.url, cpus: gatewayCpus });
+    const urls = { direct: identity.me, through: gateway.me, bare: bare?.me, nginx: nginx?.me };
+    const sides = ['direct', 'through', ...(BARE ? ['bare'] : []), ...(NGINX ? ['nginx'] : [])];
     const run = (url, seconds) =>
       wrk({ url, token: identity.token, seconds, connections: CONNECTIONS, cpus: wrkCpus });
     for (const side of sides) run(urls[side], 3); // warm-up
@@ -127,11 +138,15 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
           `${added.q1.toFixed(2)} to ${added.q3.toFixed(2)}; target ≤ ${TARGET_ADDED_P99_MS}: ` +
           `${added.median <= TARGET_ADDED_P99_MS ? 'met' : 'NOT met'})`,
       );
-      if (BARE) {
-        const of = (a, b) => (quartiles(cycles.map((c) => c[a].rps / c[b].rps)).median * 100).toFixed(1);
+      const of = (a, b) => (quartiles(cycles.map((c) => c[a].rps / c[b].rps)).median * 100).toFixed(1);
+      for (const [side, what] of [
+        ['bare', 'a bare undici proxy'],
+        ['nginx', 'nginx'],
+      ]) {
+        if (!sides.includes(side)) continue;
         console.log(
-          `    a bare undici proxy in the same cycles: ${Math.round(sum('bare') / CYCLES)} req/s, ` +
-            `${of('bare', 'direct')} % of direct; the gateway ${of('through', 'bare')} % of the bare proxy (medians of the cycles)`,
+          `    ${what} in the same cycles: ${Math.round(sum(side) / CYCLES)} req/s, ${of(side, 'direct')} % ` +
+            `of direct; the gateway ${of('through', side)} % of ${side === 'bare' ? 'the bare proxy' : what} (medians of the cycles)`,
         );
       }
     }
@@ -172,6 +187,7 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
     }
     return rows;
   } finally {
+    await nginx?.stop();
     await bare?.stop();
     await gateway?.stop();
     await identity.stop();

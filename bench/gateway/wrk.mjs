@@ -6,7 +6,7 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -245,6 +245,71 @@ export async function startGatewayAlone({
     heapFloor ? launchFlags('gateway') : [],
   );
   return { url, me: `${url}/account/me`, stop, pid: stop.pid };
+}
+
+/**
+ * nginx (Debian package `nginx-light`) as a reverse proxy to `upstreamUrl` at `port`: one worker, as
+ * the gateway is one process, keep-alive connections to the upstream, no access log, and the forwarded
+ * headers the gateway sends (client address, protocol, a request id). Pinned to `cpus` if given (its
+ * worker inherits it). A proxy outside Node in the gateway's place: what a second hop costs on the
+ * machine when it is not Node's HTTP server and client. Resolves once `/healthz` answers through it.
+ */
+export async function startNginx({ port, upstreamUrl, cpus = '' }) {
+  try {
+    execFileSync('nginx', ['-v'], { stdio: 'ignore' });
+  } catch {
+    throw new BenchError('nginx is not installed (Debian package nginx-light)');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'murmur-bench-nginx-'));
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(
+    conf,
+    `worker_processes 1;
+daemon off;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  upstream service { server ${new URL(upstreamUrl).host}; keepalive 128; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://service;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto http;
+      proxy_set_header X-Request-Id $request_id;
+    }
+  }
+}
+`,
+  );
+  const [command, argv] = pinned(cpus, 'nginx', ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf]);
+  const child = spawn(command, argv, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGQUIT');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 50) {
+    const ok = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (child.exitCode !== null || waited > 10_000) {
+      await stop();
+      throw new BenchError('nginx did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { url, me: `${url}/account/me`, pid: child.pid, stop };
 }
 
 /**
