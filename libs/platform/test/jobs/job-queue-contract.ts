@@ -132,7 +132,10 @@ export function defineJobQueueTests(makeHarness: () => JobStoreHarness): void {
       ranAt = Date.now();
     });
     await q.start();
-    const runAt = new Date(Date.now() + 300);
+    // A second ahead: the queue polls every 20 ms, so 150 ms after the enqueue it has looked several
+    // times. With 300 ms the enqueue itself took long enough once, on a loaded CI machine, for the job
+    // to be rightly due before the check.
+    const runAt = new Date(Date.now() + 1000);
     await q.enqueue('later', {}, { runAt });
     await sleep(150);
     expect(ranAt).toBe(0);
