@@ -20,8 +20,8 @@
 // placed and pinned as the gateway is: the least a Node proxy costs on the machine. What is left
 // between it and the gateway is the gateway's own work (routing, limits, headers, ids, metrics, logs).
 // --nginx does the same with nginx (wrk.mjs startNginx; Debian package nginx-light): a second hop that
-// is not Node's HTTP server and client. On an AMD EPYC VM where the gateway served 62–69 % of direct,
-// the bare proxy served 58–78 % and nginx 92–102 % (bench/README.md, 2026-11-30 (later)).
+// is not Node's HTTP server and client. On an AMD EPYC VM where the gateway served 62–71 % of direct,
+// the bare proxy served 58–83 % and nginx 90–101 % (bench/README.md, 2026-11-30 (later)).
 import { cpus } from 'node:os';
 import { BenchError, freePort, loadavg, option, cycleOrder, quartiles, runMain } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';
@@ -139,14 +139,14 @@ async function layout(name, { identityCpus, gatewayCpus, wrkCpus }) {
           `${added.median <= TARGET_ADDED_P99_MS ? 'met' : 'NOT met'})`,
       );
       const of = (a, b) => (quartiles(cycles.map((c) => c[a].rps / c[b].rps)).median * 100).toFixed(1);
-      for (const [side, what] of [
-        ['bare', 'a bare undici proxy'],
-        ['nginx', 'nginx'],
+      for (const [side, what, it] of [
+        ['bare', 'a bare undici proxy', 'the bare proxy'],
+        ['nginx', 'nginx', 'nginx'],
       ]) {
         if (!sides.includes(side)) continue;
         console.log(
           `    ${what} in the same cycles: ${Math.round(sum(side) / CYCLES)} req/s, ${of(side, 'direct')} % ` +
-            `of direct; the gateway ${of('through', side)} % of ${side === 'bare' ? 'the bare proxy' : what} (medians of the cycles)`,
+            `of direct; the gateway ${of('through', side)} % of ${it} (medians of the cycles)`,
         );
       }
     }

@@ -133,9 +133,17 @@ async function startNode(
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  return untilHealthy(name, child, healthUrl, startMs);
+}
+
+/**
+ * Resolves with `stop()` (`stop.pid`: the child's id; it sends `signal`) once `healthUrl` answers 200,
+ * within `startMs`; throws, with the child stopped, if it exits first or takes longer.
+ */
+async function untilHealthy(name, child, healthUrl, startMs, signal = 'SIGTERM') {
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
+      child.kill(signal);
       await new Promise((resolve) => child.once('exit', resolve));
     }
   };
@@ -289,26 +297,20 @@ http {
   );
   const [command, argv] = pinned(cpus, 'nginx', ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf]);
   const child = spawn(command, argv, { stdio: ['ignore', 'ignore', 'inherit'] });
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGQUIT');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
   const url = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 50) {
-    const ok = await fetch(`${url}/healthz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (child.exitCode !== null || waited > 10_000) {
-      await stop();
-      throw new BenchError('nginx did not start');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  let stopNginx;
+  try {
+    // SIGQUIT: nginx's graceful stop.
+    stopNginx = await untilHealthy('nginx', child, `${url}/healthz`, 10_000, 'SIGQUIT');
+  } catch (err) {
+    removeDir();
+    throw err;
   }
+  const stop = async () => {
+    await stopNginx();
+    removeDir();
+  };
   return { url, me: `${url}/account/me`, pid: child.pid, stop };
 }
 
