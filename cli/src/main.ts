@@ -10,11 +10,11 @@ import { startSingleProcess } from './single-process.js';
 async function start(): Promise<void> {
   const running = await startSingleProcess(process.env);
   // LOG_LEVEL was validated by startSingleProcess.
-  const logger = createLogger({ service: 'murmur', level: running.logLevel });
+  // Written synchronously, a warning comes before the banner below in the console, where whoever
+  // started it is looking. (Through the asynchronous stream, with a flush first, it could still come
+  // after: that stream's flush calls back while its write is in flight.)
+  const logger = createLogger({ service: 'murmur', level: running.logLevel, sync: true });
   warnWithoutHeapFloor(logger, 'single', 'cli/dist/main.js start');
-  // The log is written asynchronously and the banner below is not: flushed first, a warning comes
-  // before the banner in the console, where whoever started it is looking.
-  await new Promise<void>((resolve) => logger.flush(() => resolve()));
   const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${running.port}`;
   process.stdout.write(`Murmur is listening on ${publicUrl} (bound to ${running.url})\n`);
   process.stdout.write(`Metrics and readiness (not public): ${running.internalUrl}/metrics, /readyz\n`);

@@ -11,6 +11,13 @@ export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go; stdout by default. Tests pass a stream to read what was logged. */
   destination?: DestinationStream;
+  /**
+   * Writes each line to stdout before the call returns, rather than through pino's default
+   * asynchronous stream. For the few lines that must come before something the process writes to
+   * stdout itself: the asynchronous stream's flush calls back while a write is still in flight, so a
+   * line flushed that way could still reach the console after a banner written next.
+   */
+  sync?: boolean;
 }
 
 interface RequestLike {
@@ -90,6 +97,6 @@ export function createLogger(options: LoggerOptions): Logger {
         },
       },
     },
-    options.destination,
+    options.destination ?? (options.sync ? pino.destination({ dest: 1, sync: true }) : undefined),
   );
 }
