@@ -7,8 +7,9 @@ import { createServer } from 'node:net';
 // - each jest worker draws from a slice of its own (JEST_WORKER_ID), so two workers never pick the
 //   same port however long their callers take to bind it;
 // - within a test file, ports are handed out in turn from a random start, none twice before the slice's
-//   3,000 have all been, so two services given ports before either listens cannot both get one. (Random picks did collide: a
-//   multi-process test's service found its port taken while the suite ran on two workers.)
+//   3,000 have all been, so two services given ports before either listens cannot both get one.
+//   (Random picks did collide: a multi-process test's service found its port taken while the suite
+//   ran on two workers.)
 // Each candidate is still checked free before it is returned.
 const LOW = 20_000;
 const HIGH = 32_000;
