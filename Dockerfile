@@ -66,9 +66,9 @@ RUN mkdir -p /app/data && chown 1000:1000 /app/data
 # The `node` user of the base image, by number so that Kubernetes can check runAsNonRoot.
 USER 1000:1000
 # gateway 8080, identity 8081, reader 8082, feeds 8083, microsub 8084, webmention 8085,
-# archive 8086, publishing 8087, push 8088 (SERVICE_DEFAULT_PORTS in libs/platform).
+# archive 8086, publishing 8087, push 8088 (SERVICE_DEFAULT_PORTS in libs/core).
 EXPOSE 8080-8088
 
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# The single process and the gateway start with their heap floors (libs/platform/src/runtime/heap.ts).
+# The single process and the gateway start with their heap floors (libs/core/src/heap.ts).
 CMD ["/bin/sh", "-c", "case \"$SERVICE\" in all) exec node --initial-old-space-size=128 cli/dist/main.js start ;; gateway) exec node --initial-old-space-size=64 --max-semi-space-size=4 gateway/dist/main.js ;; *) exec node \"services/$SERVICE/dist/main.js\" ;; esac"]

@@ -11,9 +11,9 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
-    '^@murmur/platform$': '<rootDir>/libs/platform/src/index.ts',
-    '^@murmur/platform/testing$': '<rootDir>/libs/platform/src/testing/index.ts',
-    '^@murmur/contracts$': '<rootDir>/libs/contracts/src/index.ts',
+    // libs/<name> is @murmur/<name>
+    '^@murmur/(contracts|core|store|store-embedded|store-mongodb|bus|bus-nats|jobs|http|identity-client|fetch|runtime|testing)$':
+      '<rootDir>/libs/$1/src/index.ts',
     '^@murmur/identity$': '<rootDir>/services/identity/src/index.ts',
     '^@murmur/reader$': '<rootDir>/services/reader/src/index.ts',
     '^@murmur/publishing$': '<rootDir>/services/publishing/src/index.ts',

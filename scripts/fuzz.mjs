@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PLATFORM = 'libs/platform/test/fuzz';
+const PLATFORM = 'libs/*/test/fuzz';
 const FILES = [
   ...readdirSync(join(root, PLATFORM))
     .filter((f) => f.endsWith('.test.ts'))

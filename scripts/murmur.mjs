@@ -139,7 +139,7 @@ function runWholeSuite() {
   return rest.status !== 0 ? rest.status : chaos.status;
 }
 
-// The single process's heap floor (libs/platform/src/runtime/heap.ts; deploy/test checks that the two agree).
+// The single process's heap floor (libs/core/src/heap.ts; deploy/test checks that the two agree).
 const SINGLE_PROCESS_NODE_FLAGS = ['--initial-old-space-size=128'];
 
 function startForeground(entry, args, nodeFlags = []) {

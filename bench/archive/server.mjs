@@ -6,7 +6,13 @@
 import { performance } from 'node:perf_hooks';
 import { loadBuilt as load, sendMemory } from '../lib/server.mjs';
 
-const platform = await load('libs/platform/dist/index.js');
+// What these scripts use of the libs: createLogger, loadConfig, formatOffsetTime (core); startService,
+// connectBus, openStore (runtime); EmbeddedStore (store-embedded).
+const platform = {
+  ...(await load('libs/core/dist/index.js')),
+  ...(await load('libs/runtime/dist/index.js')),
+  ...(await load('libs/store-embedded/dist/index.js')),
+};
 const { identityService } = await load('services/identity/dist/index.js');
 const { publishingService } = await load('services/publishing/dist/index.js');
 const { createArchiveService } = await load('services/archive/dist/index.js');

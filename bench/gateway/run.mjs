@@ -30,7 +30,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { launchFlags } from '@murmur/platform';
+import { launchFlags } from '@murmur/core';
 import { BenchError, flag, freePort, option, processCpuSeconds } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';
 import { pin, requireTools, wrkAsync } from './wrk.mjs';
@@ -70,7 +70,7 @@ const entriesPin = flag('entries-pin');
 if (entriesPin) requireTools({ pinning: true });
 
 // The gateway and the single process start as they are deployed, with their launch flags
-// (libs/platform/src/runtime/heap.ts); --no-heap-floor starts them without, to show the difference.
+// (libs/core/src/heap.ts); --no-heap-floor starts them without, to show the difference.
 const heapFloor = !flag('no-heap-floor');
 const nodeFlagsOf = (which) => (heapFloor ? launchFlags(which) : []);
 
@@ -348,7 +348,7 @@ async function main() {
 
     // 2. Distributed, GET /feeds/v2/entries.json?per_page=100 (the reader authenticates over the bus).
     if (only.has('reader')) {
-      const { startNatsServer } = await import('@murmur/platform/testing');
+      const { startNatsServer } = await import('@murmur/testing');
       nats = await startNatsServer();
       feeds = await startFeedServer(150);
       const [identityPort, readerPort, gatewayPort, internalPort] = [

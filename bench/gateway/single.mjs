@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { launchFlags } from '@murmur/platform';
+import { launchFlags } from '@murmur/core';
 import { freePort } from '../lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,7 +36,7 @@ export async function startSingleProcess({
   const spawnedAt = performance.now();
   const [port, internalPort] = [await freePort(), await freePort()];
   const adminToken = randomUUID() + randomUUID();
-  // Started as `npm start` starts it: with the single process's heap floor (libs/platform/src/runtime/heap.ts).
+  // Started as `npm start` starts it: with the single process's heap floor (libs/core/src/heap.ts).
   const flags = [...(heapFloor ? launchFlags('single') : []), ...execArgv];
   const [command, ...args] = [...launcher, process.execPath, ...flags, join(here, 'single-process.mjs')];
   const child = spawn(command, args, {

@@ -24,7 +24,7 @@
 // While one process is measured the other is stopped (SIGSTOP; wrk.mjs withStopped): left running, it
 // collected garbage and ran its timers beside the one measured, which moved the figures of two
 // identical processes by up to 6 % depending on the order they ran in. --keep-idle-running leaves it.
-// The single process starts as `npm start` starts it, with its heap floor (libs/platform/src/runtime/heap.ts);
+// The single process starts as `npm start` starts it, with its heap floor (libs/core/src/heap.ts);
 // --no-heap-floor starts it without. Identity alone starts as it is deployed, without one.
 //
 // --targets measures some of the four only (identity alone is always measured). The single process

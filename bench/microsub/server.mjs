@@ -13,7 +13,13 @@ import { freePort, loadavg } from '../lib/cli.mjs';
 import { HEAVY, seedFeedsStore, sizesFromEnv } from '../lib/feeds-data.mjs';
 import { loadBuilt as load, sendMemory } from '../lib/server.mjs';
 
-const platform = await load('libs/platform/dist/index.js');
+// What these scripts use of the libs: createLogger, loadConfig, formatOffsetTime (core); startService,
+// connectBus, openStore (runtime); EmbeddedStore (store-embedded).
+const platform = {
+  ...(await load('libs/core/dist/index.js')),
+  ...(await load('libs/runtime/dist/index.js')),
+  ...(await load('libs/store-embedded/dist/index.js')),
+};
 const contracts = await load('libs/contracts/dist/index.js');
 const { FeedsStore } = await load('services/feeds/dist/index.js');
 const { startSingleProcess } = await load('cli/dist/index.js');

@@ -36,7 +36,10 @@ const TARGET_PER_SECOND = 2000;
 
 const requireFromPush = createRequire(join(root, 'services/push/package.json'));
 const { generate } = requireFromPush('selfsigned');
-const platform = await import(join(root, 'libs/platform/dist/index.js'));
+const platform = {
+  ...(await import(join(root, 'libs/core/dist/index.js'))),
+  ...(await import(join(root, 'libs/runtime/dist/index.js'))),
+};
 const contracts = await import(join(root, 'libs/contracts/dist/index.js'));
 const { createPushService } = await import(join(root, 'services/push/dist/index.js'));
 

@@ -163,7 +163,7 @@ const BLOCK = new Set(
   ),
 );
 const SKIP = new Set(['script', 'style']);
-/** libs/platform/src/sanitize/index.ts DROPPED_WITH_CONTENT. */
+/** libs/fetch/src/sanitize/index.ts DROPPED_WITH_CONTENT. */
 const DROPPED_WITH_CONTENT = new Set(
   'script style iframe object embed noscript template svg math form textarea select button option'.split(' '),
 );

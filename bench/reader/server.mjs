@@ -6,7 +6,13 @@ import { performance } from 'node:perf_hooks';
 import { loadBuilt, sendMemory } from '../lib/server.mjs';
 
 const load = (path) => loadBuilt(path, { hint: 'see bench/reader/README.md' });
-const platform = await load('libs/platform/dist/index.js');
+// What these scripts use of the libs: createLogger, loadConfig, formatOffsetTime (core); startService,
+// connectBus, openStore (runtime); EmbeddedStore (store-embedded).
+const platform = {
+  ...(await load('libs/core/dist/index.js')),
+  ...(await load('libs/runtime/dist/index.js')),
+  ...(await load('libs/store-embedded/dist/index.js')),
+};
 const { identityService } = await load('services/identity/dist/index.js');
 const { createReaderService } = await load('services/reader/dist/index.js');
 const { createGateway, gatewayConfigSchema } = await load('gateway/dist/index.js');

@@ -2,20 +2,18 @@
 // What every service's per-request metrics cost: the two updates each answered request makes
 // (`http_requests_total` and `http_request_duration_seconds`, by method, route and status), with
 // prom-client's Counter and Histogram as the services used them until 2026-11-29 and with the plain
-// counters that replaced them (libs/platform/src/http/request-metrics.ts). Prints ns per request of
+// counters that replaced them (libs/http/src/request-metrics.ts). Prints ns per request of
 // each, over `--requests` updates spread over four routes and two statuses, three rounds. After a build:
 //   node bench/request-metrics/run.mjs [--requests=1000000]
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DURATION_BUCKETS, RequestMetrics } from '@murmur/platform';
+import { DURATION_BUCKETS, RequestMetrics } from '@murmur/http';
 import { loadavg, machine, option } from '../lib/cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // prom-client is the platform's dependency: loaded from there.
-const { Counter, Histogram, Registry } = createRequire(join(root, 'libs/platform/package.json'))(
-  'prom-client',
-);
+const { Counter, Histogram, Registry } = createRequire(join(root, 'libs/http/package.json'))('prom-client');
 const REQUESTS = Number(option('requests', '1000000'));
 const ROUTES = ['/account/me', '/feeds/v2/entries.json', '/feeds/v2/entries/:id.json', 'unmatched'];
 

@@ -15,7 +15,13 @@ async function load(path) {
   return import(pathToFileURL(file).href);
 }
 
-const platform = await load('libs/platform/dist/index.js');
+// What these scripts use of the libs: createLogger, loadConfig, formatOffsetTime (core); startService,
+// connectBus, openStore (runtime); EmbeddedStore (store-embedded).
+const platform = {
+  ...(await load('libs/core/dist/index.js')),
+  ...(await load('libs/runtime/dist/index.js')),
+  ...(await load('libs/store-embedded/dist/index.js')),
+};
 const contracts = await load('libs/contracts/dist/index.js');
 const { createWebmentionService, WebmentionStore } = await load('services/webmention/dist/index.js');
 

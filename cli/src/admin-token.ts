@@ -1,6 +1,6 @@
 // On one machine the operator should not have to invent an admin token before the first start: the
 // launcher makes one, keeps it beside the data (mode 0600) and the CLI reads it from there.
-import { randomToken } from '@murmur/platform';
+import { randomToken } from '@murmur/core';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,5 +1,5 @@
 // `murmur` — starts the single process, or runs an operator command against the admin API.
-import { ConfigError, createLogger, warnWithoutHeapFloor } from '@murmur/platform';
+import { ConfigError, createLogger, warnWithoutHeapFloor } from '@murmur/core';
 import { parseArgs } from 'node:util';
 import { readAdminToken } from './admin-token.js';
 import { adminClient, AdminApiError } from './admin-client.js';

@@ -1,6 +1,6 @@
 // Without MAIL_URL, identity writes each email into DATA_DIR/outbox/. This reads them back for the
 // person running Murmur on one machine: `murmur outbox` shows the newest, `--link` prints only its link.
-import { readRawEmail } from '@murmur/platform';
+import { readRawEmail } from '@murmur/core';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandIo } from './commands.js';

@@ -1,6 +1,6 @@
 // Every service this build contains, in start order. The single-process launcher starts them all;
 // adding a service to Murmur means adding it here (and to the gateway's targets, which follow from this list).
-import type { ServiceDefinition } from '@murmur/platform';
+import type { ServiceDefinition } from '@murmur/runtime';
 import { archiveService } from '@murmur/archive';
 import { feedsService } from '@murmur/feeds';
 import { identityService } from '@murmur/identity';

@@ -5,18 +5,17 @@
 // The services still listen on loopback ports, for the gateway's aggregate /readyz and for direct
 // access from this machine. GATEWAY_IN_PROCESS=false proxies over loopback HTTP instead.
 import { createGatewayServers, gatewayConfigSchema } from '@murmur/gateway';
+import { type Bus } from '@murmur/bus';
 import {
   baseConfigShape,
-  connectBus,
   createLogger,
   envVar,
   loadConfig,
   servicePortVar,
-  startService,
-  type Bus,
-  type HttpApp,
   type LogLevel,
-} from '@murmur/platform';
+} from '@murmur/core';
+import { type HttpApp } from '@murmur/http';
+import { connectBus, startService } from '@murmur/runtime';
 import { z } from 'zod';
 import { ensureAdminToken, adminTokenFile } from './admin-token.js';
 import { services } from './services.js';

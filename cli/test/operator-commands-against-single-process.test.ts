@@ -7,7 +7,7 @@ import {
   UsageError,
   type SingleProcess,
 } from '@murmur/cli';
-import { freePort } from '@murmur/platform/testing';
+import { freePort } from '@murmur/testing';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

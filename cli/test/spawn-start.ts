@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@murmur/platform/testing';
+import { freePort } from '@murmur/testing';
 
 const cliEntry = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
 

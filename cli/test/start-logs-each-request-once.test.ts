@@ -1,6 +1,6 @@
 // `murmur start` at the default log level writes one `request completed` line for a request its gateway
 // hands to a service in process — the gateway's, naming the service — not a second one from the service
-// (libs/platform/src/http/hand-off-response.ts, markHandedOver). Both ways a request is handed over are
+// (libs/http/src/hand-off-response.ts, markHandedOver). Both ways a request is handed over are
 // covered: the fast lane (a plain request) and the gateway's route (here taken because of RFC 7239's
 // Forwarded header, which the lane leaves to it), and so is the route's injection, which a body sent
 // chunked takes (markInjected).
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { collectLogLines, type LogLine } from '@murmur/platform/testing';
+import { collectLogLines, type LogLine } from '@murmur/testing';
 import { spawnStart } from './spawn-start.js';
 
 describe('murmur start logs each request once', () => {

@@ -1,10 +1,10 @@
-// `murmur start` run by hand without the single process's heap floor (libs/platform/src/runtime/heap.ts)
+// `murmur start` run by hand without the single process's heap floor (libs/core/src/heap.ts)
 // says so in its log, naming the command; run as `npm start` and the image run it, it does not.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { HEAP_FLOOR_MB, heapFloorFlag } from '@murmur/platform';
-import { collectLogLines } from '@murmur/platform/testing';
+import { HEAP_FLOOR_MB, heapFloorFlag } from '@murmur/core';
+import { collectLogLines } from '@murmur/testing';
 import { spawnStart } from './spawn-start.js';
 const running: Array<{ child: ChildProcess; dataDir: string }> = [];
 

@@ -3,7 +3,7 @@
 // that the committed files equal what this module renders; after changing it, rewrite them with
 //   UPDATE_RENDERED=1 node --experimental-vm-modules node_modules/jest/bin/jest.js deploy/test/rendered
 // docs/operations.md explains the choices (user/password rather than nkeys, what each permission is for).
-import { SERVICE_NAMES, type ServiceName } from '@murmur/platform';
+import { SERVICE_NAMES, type ServiceName } from '@murmur/core';
 
 /** The Murmur services that get a NATS user and a MongoDB user: every one, deployed yet or not. */
 export const SERVICES: readonly ServiceName[] = SERVICE_NAMES;

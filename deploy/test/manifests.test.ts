@@ -14,12 +14,12 @@ import { publishingConfigSchema } from '@murmur/publishing';
 import { readerConfigSchema } from '@murmur/reader';
 import {
   SERVICE_DEFAULT_PORTS,
-  heapFloorFlag,
   SERVICE_NAMES,
   servicePortVar,
   serviceUrlVar,
   type ServiceName,
-} from '@murmur/platform';
+  heapFloorFlag,
+} from '@murmur/core';
 import {
   BASE_DIR,
   composeBindMounts,

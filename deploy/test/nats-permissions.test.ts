@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { identity, reader, type EventEnvelope, type PublicUser } from '@murmur/contracts';
 import { connect } from '@nats-io/transport-node';
-import { BusNoResponderError, connectBus, type Bus } from '@murmur/platform';
-import { describeWithNats, freePort, natsServerBinary, testLogger } from '@murmur/platform/testing';
+import { BusNoResponderError, type Bus } from '@murmur/bus';
+import { connectBus } from '@murmur/runtime';
+import { describeWithNats, freePort, natsServerBinary, testLogger } from '@murmur/testing';
 import {
   COMPOSE_NATS,
   CLIENT_PORT,

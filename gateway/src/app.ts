@@ -10,20 +10,17 @@ import {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
+import { badRequest, notFound, tooManyRequests, type Logger } from '@murmur/core';
 import {
   answerUnreadableRequest,
-  badRequest,
   closeConnectionsAfter,
   connectionGraceMs,
   isValidRequestId,
   MAX_HEADER_SIZE,
-  notFound,
   refuseWhileStopping,
   toAppError,
-  tooManyRequests,
   handOffResponseClass,
-  type Logger,
-} from '@murmur/platform';
+} from '@murmur/http';
 import { bodyTooLarge, countingLimit, declaredLengthExceeds } from './body-limit.js';
 import { targetsFromConfig, type GatewayConfig, type Targets } from './config.js';
 import { addCorsHeaders, isPublic, sendPreflight } from './cors.js';
@@ -118,7 +115,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     requestIdHeader: false,
     trustProxy: config.TRUST_PROXY,
     // Its responses can be handed to a service in this process (in-process.ts); the class is every
-    // Murmur server's (libs/platform/src/http/hand-off-response.ts).
+    // Murmur server's (libs/http/src/hand-off-response.ts).
     http: { maxHeaderSize: MAX_HEADER_SIZE, ServerResponse: handOffResponseClass },
     requestTimeout: SERVER_REQUEST_TIMEOUT_MS,
     connectionTimeout: SERVER_REQUEST_TIMEOUT_MS,
@@ -132,7 +129,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
       sendGatewayError(reply, 'simple', toAppError(err));
     },
   }) as unknown as FastifyInstance;
-  // A client that stops reading a download must not hold the stop hostage (libs/platform/src/http/shutdown.ts).
+  // A client that stops reading a download must not hold the stop hostage (libs/http/src/shutdown.ts).
   closeConnectionsAfter(app, connectionGraceMs(config.SHUTDOWN_TIMEOUT_MS));
   // A Host that is neither ours nor an address belongs to a site with its own name (GATEWAY_SITE_HOSTS).
   const siteHost = (request: FastifyRequest): boolean => {
@@ -203,7 +200,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Fast
     done();
   });
 
-  // A request arriving during a stop: the area's 503 with Retry-After (libs/platform/src/http/shutdown.ts),
+  // A request arriving during a stop: the area's 503 with Retry-After (libs/http/src/shutdown.ts),
   // after the hook above has set its request id and route.
   const stopping = refuseWhileStopping(app);
 

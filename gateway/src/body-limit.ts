@@ -2,7 +2,7 @@
 // read; a chunked body is counted while it streams to the service and cut off at the limit, so a
 // large upload never sits in gateway memory and an oversized one never reaches the service whole.
 import { Transform, type TransformCallback } from 'node:stream';
-import { payloadTooLarge, type AppError } from '@murmur/platform';
+import { payloadTooLarge, type AppError } from '@murmur/core';
 
 export class BodyLimitExceeded extends Error {
   constructor(readonly limit: number) {

@@ -6,7 +6,7 @@
 // what a service resolves proxied, through the lane and through the route, for trusted and untrusted peers.
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { BoundedMemo } from '@murmur/platform';
+import { BoundedMemo } from '@murmur/core';
 
 /** Whether a peer at `address`, `hop` hops from the gateway, is a proxy whose forwarded headers count. */
 export type Trust = (address: string, hop: number) => boolean;

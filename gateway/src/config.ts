@@ -8,7 +8,7 @@ import {
   serviceUrlVar,
   type ServiceName,
   type ServiceUrlVar,
-} from '@murmur/platform';
+} from '@murmur/core';
 
 type ServiceUrlShape = {
   [N in ServiceName as ServiceUrlVar<N>]: z.ZodOptional<ReturnType<typeof envVar.httpUrl>>;

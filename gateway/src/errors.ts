@@ -1,14 +1,8 @@
 // Errors the gateway answers itself (unknown path, service absent or failing, body too large,
 // rate limited) are rendered in the convention of the area the path belongs to (docs/platform.md, errors), so a
 // client sees one shape per area whether the service or the gateway refused the request.
-import {
-  badGateway,
-  gatewayTimeout,
-  renderError,
-  serviceUnavailable,
-  type AppError,
-  type RenderedError,
-} from '@murmur/platform';
+import { badGateway, gatewayTimeout, serviceUnavailable, type AppError } from '@murmur/core';
+import { renderError, type RenderedError } from '@murmur/http';
 import type { FastifyReply } from 'fastify';
 import type { ErrorStyle, ServiceName } from './routes.js';
 

@@ -4,7 +4,7 @@
 // failure (a reader-only or identity-only install is legitimate).
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
-import { SERVICE_NAMES, type ServiceName } from '@murmur/platform';
+import { SERVICE_NAMES, type ServiceName } from '@murmur/core';
 import type { Targets } from './config.js';
 import type { GatewayMetrics } from './metrics.js';
 

@@ -26,7 +26,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
-import { BoundedMemo, HandOffResponse, markHandedOver, markInjected, type HandedOff } from '@murmur/platform';
+import { BoundedMemo } from '@murmur/core';
+import { HandOffResponse, markHandedOver, markInjected, type HandedOff } from '@murmur/http';
 import { findBodyLimitCause } from './body-limit.js';
 import { isPublic } from './cors.js';
 import { Deadline, deadlinesOf } from './deadlines.js';
@@ -383,7 +384,7 @@ export function handOffRaw(
   raw.url = hop.url;
   raw.headers = hop.headers;
   // The id is the gateway's, checked or made: the service keeps it without checking it again, and
-  // leaves the request's log line to the gateway (libs/platform/src/http/hand-off-response.ts).
+  // leaves the request's log line to the gateway (libs/http/src/hand-off-response.ts).
   markHandedOver(hop.headers, hop.requestId);
   service.routing(raw, res);
 }

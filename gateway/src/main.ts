@@ -1,6 +1,6 @@
 // Runs the gateway on its own: configuration from the environment, the public and the internal
 // listener, drain on SIGTERM/SIGINT.
-import { createLogger, loadConfig, warnWithoutHeapFloor } from '@murmur/platform';
+import { createLogger, loadConfig, warnWithoutHeapFloor } from '@murmur/core';
 import { createGatewayServers } from './app.js';
 import { gatewayConfigSchema } from './config.js';
 

@@ -8,7 +8,7 @@
 // trailing `/*`, then table order decides. So `/feeds/v2/imports.json` beats `/feeds/{username}.json`
 // whatever order the rows are written in, and the table can be grouped by service.
 
-import { BoundedMemo } from '@murmur/platform';
+import { BoundedMemo } from '@murmur/core';
 
 export interface MatcherRow {
   pattern: string;

@@ -9,11 +9,8 @@
 // Row: [methods, pattern, service, options?]. Methods are space-separated (`GET POST`), `*` for any;
 // a GET row answers HEAD too. Pattern syntax is described in route-matcher.ts: `{name}` one segment,
 // `{name:int}` digits only, a trailing `/*` everything below.
-import {
-  DEFAULT_BODY_LIMIT,
-  type ErrorStyle as PlatformErrorStyle,
-  type ServiceName,
-} from '@murmur/platform';
+import { type ServiceName } from '@murmur/core';
+import { DEFAULT_BODY_LIMIT, type ErrorStyle as PlatformErrorStyle } from '@murmur/http';
 import { RouteMatcher } from './route-matcher.js';
 
 export type { ServiceName };

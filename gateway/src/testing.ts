@@ -1,7 +1,7 @@
 // For tests of the services (`@murmur/gateway/testing`): the real gateway in front of services a test
 // started, so requests go where a client's would. Not imported by production code.
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Logger } from '@murmur/platform';
+import { loadConfig, type Logger } from '@murmur/core';
 import { createGateway } from './app.js';
 import { gatewayConfigSchema, type Targets } from './config.js';
 

@@ -8,7 +8,7 @@
 //   connections it waited for): logged as a warning, "answer cut short", with the status already sent.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Logger } from '@murmur/platform';
+import type { Logger } from '@murmur/core';
 import type { GatewayMetrics } from './metrics.js';
 
 /** The status nginx logs for a request whose client closed the connection before the answer. */

@@ -4,7 +4,7 @@
 // log has its line (with secrets in the URL redacted).
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLogger, loadConfig } from '@murmur/platform';
+import { createLogger, loadConfig } from '@murmur/core';
 import { createGatewayServers, gatewayConfigSchema } from '../src/index.js';
 import { inProcessOf, send, startFakeServices, targetsOf, type FakeService } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // service never sees them, nor any header the client's Connection header names, and a request that
 // carries them is answered normally (forwarded, some of them made the upstream client fail: 502).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 import {
   rawExchange,
   startFakeServices,

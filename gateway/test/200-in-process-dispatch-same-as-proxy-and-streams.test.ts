@@ -5,8 +5,8 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fastify, { type FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
-import { loadConfig } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
+import { loadConfig } from '@murmur/core';
+import { testLogger } from '@murmur/testing';
 import { createGatewayServers, gatewayConfigSchema } from '../src/index.js';
 import {
   send,

@@ -1,7 +1,7 @@
 // startTestGateway (`@murmur/gateway/testing`), as the services' harnesses rely on it: the real gateway
 // on 127.0.0.1 in front of the targets it is given, its rate limit off unless the test sets one.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { freePort, testLogger } from '@murmur/platform/testing';
+import { freePort, testLogger } from '@murmur/testing';
 import { startTestGateway } from '../src/testing.js';
 import { send, startFakeServices, targetsOf, type Echo, type FakeService } from './helpers.js';
 

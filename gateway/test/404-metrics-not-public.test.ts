@@ -2,7 +2,7 @@
 // would leak what the deployment runs and let anyone make the gateway probe every service. /healthz
 // stays on both (load balancers probe the public port).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { loadConfig } from '@murmur/platform';
+import { loadConfig } from '@murmur/core';
 import { gatewayConfigSchema } from '../src/index.js';
 import {
   send,

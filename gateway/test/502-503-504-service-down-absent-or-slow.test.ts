@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort } from '@murmur/platform/testing';
+import { freePort } from '@murmur/testing';
 import {
   IN_PROCESS,
   send,

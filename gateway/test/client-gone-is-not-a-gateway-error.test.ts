@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLogger } from '@murmur/platform';
+import { createLogger } from '@murmur/core';
 import {
   IN_PROCESS,
   startFakeServices,

@@ -2,13 +2,13 @@
 // used to wait for that connection until its socket timed out (several minutes through the proxy,
 // 30 s handed to a service in the process), past SHUTDOWN_TIMEOUT_MS, so the process was killed before
 // its services closed their stores. Now connections still open after half of SHUTDOWN_TIMEOUT_MS
-// are destroyed (libs/platform/src/http/shutdown.ts), through the proxy and in the process alike.
+// are destroyed (libs/http/src/shutdown.ts), through the proxy and in the process alike.
 import { connect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import fastify, { type FastifyInstance } from 'fastify';
-import { loadConfig } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
+import { loadConfig } from '@murmur/core';
+import { testLogger } from '@murmur/testing';
 import { createGatewayServers, gatewayConfigSchema } from '../src/index.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

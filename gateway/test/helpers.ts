@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { request, type Dispatcher } from 'undici';
-import { loadConfig, SERVICE_NAMES, type Logger, type ServiceName } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
+import { loadConfig, SERVICE_NAMES, type Logger, type ServiceName } from '@murmur/core';
+import { testLogger } from '@murmur/testing';
 import { createGatewayServers, gatewayConfigSchema, type Targets } from '../src/index.js';
 
 /** What a fake service saw, sent back as its JSON response. */

@@ -15,7 +15,7 @@ interface Service {
 
 async function startService(): Promise<Service> {
   const endings: Service['endings'] = [];
-  // As a Murmur service's server is set up (libs/platform/src/http/app.ts): idle keep-alive for 72 s.
+  // As a Murmur service's server is set up (libs/http/src/app.ts): idle keep-alive for 72 s.
   const server = createServer({ keepAliveTimeout: 72_000 }, (_req, res) => {
     res.setHeader('content-type', 'application/json');
     res.end('{"ok":true}');

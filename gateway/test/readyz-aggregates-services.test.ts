@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort } from '@murmur/platform/testing';
+import { freePort } from '@murmur/testing';
 import { send, startFakeServices, startGateway, targetsOf, type FakeService } from './helpers.js';
 
 describe('/healthz (public and internal) and /readyz (internal)', () => {

@@ -1,6 +1,6 @@
 // One concrete request for every path of Murmur's HTTP interface (docs/api/) and of the paths the
 // services add beyond it, with the service that must answer it.
-import type { ServiceName } from '@murmur/platform';
+import type { ServiceName } from '@murmur/core';
 
 export interface Sample {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';

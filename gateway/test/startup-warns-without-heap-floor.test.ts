@@ -1,13 +1,13 @@
 // The gateway started by hand without its heap floor or its young-generation cap
-// (libs/platform/src/runtime/heap.ts) says so in its log, naming the command that sets them; started as
+// (libs/core/src/heap.ts) says so in its log, naming the command that sets them; started as
 // the Dockerfile, compose and Kubernetes start it, it does not. The process itself is started: the warning is about how node was launched.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HEAP_FLOOR_MB, YOUNG_GENERATION_CAP_MB, heapFloorFlag, launchFlags } from '@murmur/platform';
-import { collectLogLines, freePort } from '@murmur/platform/testing';
+import { HEAP_FLOOR_MB, YOUNG_GENERATION_CAP_MB, heapFloorFlag, launchFlags } from '@murmur/core';
+import { collectLogLines, freePort } from '@murmur/testing';
 
 const entry = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
 const children: ChildProcess[] = [];

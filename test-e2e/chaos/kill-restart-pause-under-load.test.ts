@@ -18,7 +18,7 @@
 // or CHAOS_SECONDS / CHAOS_KILL_EVERY_MS / CHAOS_SEED with jest.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { identity, publishing as publishingContract } from '@murmur/contracts';
-import { describeWithNats, traceEvents, type TrailEnvelope } from '@murmur/platform/testing';
+import { describeWithNats, traceEvents, type TrailEnvelope } from '@murmur/testing';
 import { startCluster, type Cluster, type PartName } from '../support/cluster.js';
 import { newPostId, xmlrpc } from '../support/client.js';
 
@@ -31,7 +31,7 @@ function random(): number {
   seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
   return seed / 2 ** 31;
 }
-/** Publishing's outbox relay lease is 15 s (libs/platform/src/outbox/outbox.ts): pause past it. */
+/** Publishing's outbox relay lease is 15 s (libs/jobs/src/outbox/outbox.ts): pause past it. */
 const PAUSE_MS = 17_000;
 const READY_BOUND_MS = 30_000;
 /** Feeds shows at most 100 items; the author publishes fewer. */
@@ -51,8 +51,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Without progress for this long, what is still missing is lost. It outlasts the longest pause the
  * system takes on purpose: JetStream redelivers an event a killed consumer held after its ack wait
- * (30 s, libs/platform/src/bus/nats-streams.ts), the outbox settles a staged event a killed producer
- * left after 30 s and backs publish retries off to 30 s (libs/platform/src/outbox/outbox.ts).
+ * (30 s, libs/bus-nats/src/nats-streams.ts), the outbox settles a staged event a killed producer
+ * left after 30 s and backs publish retries off to 30 s (libs/jobs/src/outbox/outbox.ts).
  */
 const STALL_MS = 60_000;
 /** The longest any wait may last, progress or not. */

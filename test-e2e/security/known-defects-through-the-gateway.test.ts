@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 import { contention, Prober, rawRequest } from '../support/hostile.js';
 import { startInstance, type Instance } from '../support/instance.js';
 import { startFakeService, startGateway, type Echo } from '../../gateway/test/helpers.js';
@@ -68,7 +68,7 @@ const xmlrpcCall = (method: string, params: string[]) =>
   `</params></methodCall>`;
 
 describe('defects found by the security review stay fixed', () => {
-  describe('form parsing stays linear (libs/platform/src/http/params.ts)', () => {
+  describe('form parsing stays linear (libs/http/src/params.ts)', () => {
     const form = (pairs: number) => ({
       method: 'POST',
       path: '/account/signin',

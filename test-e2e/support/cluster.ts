@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, natsServerBinary } from '@murmur/platform/testing';
+import { freePort, natsServerBinary } from '@murmur/testing';
 import { startChild, waitReady, type ChildHandle } from './processes.js';
 
 export type PartName =

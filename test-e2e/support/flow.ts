@@ -1,7 +1,7 @@
 // The account flow every deployment mode must pass, through the gateway only: create a user with the
 // admin API, sign in by email, verify, call an authenticated endpoint, revoke the token, see 401.
 import { expect } from '@jest/globals';
-import type { SmtpCapture } from '@murmur/platform/testing';
+import type { SmtpCapture } from '@murmur/testing';
 
 export interface FlowTarget {
   gatewayUrl: string;

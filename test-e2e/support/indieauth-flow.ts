@@ -3,7 +3,7 @@
 // with the form's CSRF token, redeem with PKCE, verify, use the token, revoke it, see 401.
 import { expect } from '@jest/globals';
 import { createHash, randomBytes } from 'node:crypto';
-import type { SmtpCapture } from '@murmur/platform/testing';
+import type { SmtpCapture } from '@murmur/testing';
 
 export interface IndieAuthFlowTarget {
   gatewayUrl: string;

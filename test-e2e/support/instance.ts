@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSingleProcess, type SingleProcess } from '@murmur/cli';
-import { freePort, startSmtpCapture, type SmtpCapture } from '@murmur/platform/testing';
+import { freePort, startSmtpCapture, type SmtpCapture } from '@murmur/testing';
 import type { RouteCase } from './routes.js';
 
 export interface Instance {

@@ -1,7 +1,7 @@
 // The distributed mode for end-to-end tests: a nats-server of the test's own, identity as its own
 // process with an embedded store in a temp dir, and the gateway as another process in front.
-import { freePort, startNatsServer, startSmtpCapture } from '@murmur/platform/testing';
-import type { NatsServerHandle, SmtpCapture } from '@murmur/platform/testing';
+import { freePort, startNatsServer, startSmtpCapture } from '@murmur/testing';
+import type { NatsServerHandle, SmtpCapture } from '@murmur/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { describeWithNats, startSmtpCapture, type SmtpCapture } from '@murmur/platform/testing';
+import { describeWithNats, startSmtpCapture, type SmtpCapture } from '@murmur/testing';
 import { makeTestKey, startApnsStandIn, type ApnsStandIn } from '../../services/push/test/apns-stand-in.js';
 import { startSourceServer, type SourceServer } from '../../services/webmention/test/sources.js';
 import { startCluster, type Cluster } from '../support/cluster.js';

@@ -3,7 +3,7 @@
 // the upload streams through the gateway into the archive process, the job imports it, and the
 // reads answer through the gateway; a second user's import of the first user's site is 404.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { describeWithNats, freePort, startNatsServer, type NatsServerHandle } from '@murmur/platform/testing';
+import { describeWithNats, freePort, startNatsServer, type NatsServerHandle } from '@murmur/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

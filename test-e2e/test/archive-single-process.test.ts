@@ -3,7 +3,7 @@
 // served by the public reads; the operator imports a WXR file into the same site.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startSingleProcess, type SingleProcess } from '@murmur/cli';
-import { freePort } from '@murmur/platform/testing';
+import { freePort } from '@murmur/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

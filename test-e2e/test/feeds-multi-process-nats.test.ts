@@ -1,7 +1,7 @@
 // The feeds flow with identity, publishing, feeds and the gateway each in its own process, events
 // and requests over a real nats-server (JetStream): publish → follower's timeline, edit, mention, delete.
 import { afterAll, beforeAll, test } from '@jest/globals';
-import { describeWithNats } from '@murmur/platform/testing';
+import { describeWithNats } from '@murmur/testing';
 import { runFeedsFlow } from '../support/feeds-flow.js';
 import { startMultiProcess, type MultiProcess } from '../support/multi-process.js';
 

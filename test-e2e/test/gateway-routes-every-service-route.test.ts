@@ -1,11 +1,14 @@
 // The gateway answers 404 for any path that is no endpoint of its route table, so a route a service
 // registers but the table lacks is unreachable for clients (as the emailed sign-in's confirming POST
 // once was). This holds the table against what every service of the build actually registers.
+import type { BaseConfig } from '@murmur/core';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { services } from '@murmur/cli';
 import { resolveRoute, resolveSiteHostRoute } from '@murmur/gateway';
-import { connectBus, registeredRoutes, startService, type Bus, type RunningService } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
+import { type Bus } from '@murmur/bus';
+import { registeredRoutes } from '@murmur/http';
+import { connectBus, startService, type RunningService } from '@murmur/runtime';
+import { testLogger } from '@murmur/testing';
 
 // Answered by every service itself and deliberately never by the public gateway.
 const OPERATIONAL = new Set(['/healthz', '/readyz', '/metrics']);
@@ -21,7 +24,7 @@ function samplePath(pattern: string): string {
 }
 
 let bus: Bus;
-const running: Array<RunningService<unknown>> = [];
+const running: Array<RunningService<BaseConfig>> = [];
 
 beforeAll(async () => {
   const logger = testLogger();

@@ -3,7 +3,7 @@
 // approve, and land back on the client, which redeemed the code with its PKCE verifier and shows `me`.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { startSingleProcess, type SingleProcess } from '@murmur/cli';
-import { freePort, startSmtpCapture, type SmtpCapture } from '@murmur/platform/testing';
+import { freePort, startSmtpCapture, type SmtpCapture } from '@murmur/testing';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

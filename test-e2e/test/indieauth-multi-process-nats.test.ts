@@ -1,7 +1,7 @@
 // The IndieAuth code flow in the distributed mode: identity and the gateway as separate processes,
 // talking over a real nats-server (token verification and revocation events travel over NATS).
 import { afterAll, beforeAll, test } from '@jest/globals';
-import { describeWithNats } from '@murmur/platform/testing';
+import { describeWithNats } from '@murmur/testing';
 import { runIndieAuthFlow } from '../support/indieauth-flow.js';
 import { startMultiProcess, type MultiProcess } from '../support/multi-process.js';
 

@@ -18,7 +18,7 @@ import {
   startSmtpCapture,
   type NatsServerHandle,
   type SmtpCapture,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { startChild, waitReady, type ChildHandle } from '../support/processes.js';
 
 const PUBLIC_URL = 'http://murmur.test';

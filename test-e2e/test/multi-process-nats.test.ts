@@ -1,7 +1,7 @@
 // Mode 2: each service its own process with its own embedded store in a temp dir, talking over a real
 // nats-server; the gateway in a separate process in front. The same flow as the single-process test.
 import { afterAll, beforeAll, test } from '@jest/globals';
-import { describeWithNats } from '@murmur/platform/testing';
+import { describeWithNats } from '@murmur/testing';
 import { runAccountFlow } from '../support/flow.js';
 import { startMultiProcess, type MultiProcess } from '../support/multi-process.js';
 

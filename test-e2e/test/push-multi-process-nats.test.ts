@@ -13,7 +13,7 @@ import {
   freePort,
   startNatsServer,
   type NatsServerHandle,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { makeTestKey, startApnsStandIn, type ApnsStandIn } from '../../services/push/test/apns-stand-in.js';
 import { startChild, waitReady, type ChildHandle } from '../support/processes.js';
 

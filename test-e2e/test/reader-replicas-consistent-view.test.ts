@@ -3,20 +3,16 @@
 // used only while the user's state version in the store is the one it was built at, so a change made
 // through one replica is seen by the next request to the other — no sticky routing needed. Requests
 // here go through the gateway to a balancer that picks the replica by a test header.
+import type { BaseConfig } from '@murmur/core';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { services } from '@murmur/cli';
 import { createGatewayServers, gatewayConfigSchema } from '@murmur/gateway';
-import {
-  connectBus,
-  loadConfig,
-  openStore,
-  startService,
-  type Bus,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
-import { startFakeIdentity, testLogger, type FakeIdentity } from '@murmur/platform/testing';
+import { type Bus } from '@murmur/bus';
+import { loadConfig } from '@murmur/core';
+import { connectBus, openStore, startService, type RunningService } from '@murmur/runtime';
+import { type Store } from '@murmur/store';
+import { startFakeIdentity, testLogger, type FakeIdentity } from '@murmur/testing';
 
 type GatewayApp = Awaited<ReturnType<typeof createGatewayServers>>['app'];
 
@@ -40,7 +36,7 @@ async function listen(server: Server): Promise<string> {
 }
 
 describe('two reader replicas behind the gateway', () => {
-  const replicas: Array<{ bus: Bus; identity: FakeIdentity; reader: RunningService<unknown> }> = [];
+  const replicas: Array<{ bus: Bus; identity: FakeIdentity; reader: RunningService<BaseConfig> }> = [];
   let store: Store;
   let feedServer: Server;
   let feedUrl: string;

@@ -1,7 +1,7 @@
 // Mode 1: everything in one process on the embedded default (file store in a temp dir, memory bus).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startSingleProcess, type SingleProcess } from '@murmur/cli';
-import { freePort, startSmtpCapture, type SmtpCapture } from '@murmur/platform/testing';
+import { freePort, startSmtpCapture, type SmtpCapture } from '@murmur/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

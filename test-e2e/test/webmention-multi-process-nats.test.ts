@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { identity, publishing } from '@murmur/contracts';
-import { connectBus, type Bus } from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { connectBus } from '@murmur/runtime';
 import {
   describeWithNats,
   eventually,
@@ -17,7 +18,7 @@ import {
   startNatsServer,
   testLogger,
   type NatsServerHandle,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { startSourceServer, type SourceServer } from '../../services/webmention/test/sources.js';
 import { startChild, waitReady, type ChildHandle } from '../support/processes.js';
 

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchFlags } from '@murmur/platform';
+import { launchFlags } from '@murmur/core';
 import { parse, parseAllDocuments } from 'yaml';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -23,7 +23,7 @@ export function entryOf(process: string): string {
 
 /**
  * The node flags a deployable process starts with: the gateway's heap floor and young-generation cap
- * (libs/platform/src/runtime/heap.ts); none for the services.
+ * (libs/core/src/heap.ts); none for the services.
  */
 export function nodeFlagsOf(process: string): string[] {
   return process === 'gateway' ? launchFlags('gateway') : [];

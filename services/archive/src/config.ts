@@ -2,7 +2,7 @@
 // number of sites whose search model a process keeps in memory. services/archive/README.md
 // describes each variable.
 import { z } from 'zod';
-import { adminTokenVar, baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { adminTokenVar, baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
 
 export const archiveConfigSchema = z.object({
   ...baseConfigShape,

@@ -1,7 +1,7 @@
 // The archive service: imported archives of sites' posts (a blog moved from elsewhere), served as
 // public JSON Feeds — recent posts, search, years and months — and filled by imports of JSON Feed,
 // blog-archive ZIP and WordPress WXR files (docs/api/archive.md).
-import { JobQueue, openBlobStore, type ServiceDefinition, type Subscription } from '@murmur/platform';
+import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildArchiveApp } from './app.js';
 import { wireBus } from './bus.js';
 import { archiveConfigSchema, type ArchiveConfig } from './config.js';
@@ -21,47 +21,29 @@ export interface ArchiveServiceOptions {
 }
 
 export function createArchiveService(options: ArchiveServiceOptions = {}): ServiceDefinition<ArchiveConfig> {
-  return {
+  return defineService({
     name: 'archive',
-    configSchema: archiveConfigSchema,
-    async create({ config, logger, store, bus, clock }) {
-      const archiveStore = new ArchiveStore(store);
-      await archiveStore.createIndexes();
-      const blobs = await openBlobStore(options.blobUrl ?? config.STORE_URL, { service: 'archive' });
-      const jobs = new JobQueue(store, {
-        service: 'archive',
-        logger,
-        clock,
-        ...(options.jobPollIntervalMs === undefined ? {} : { pollIntervalMs: options.jobPollIntervalMs }),
-      });
-      const ctx: ArchiveContext = {
+    config: archiveConfigSchema,
+    jobs: { pollIntervalMs: options.jobPollIntervalMs },
+    async context(rt) {
+      const { config, logger, bus, jobs, clock } = rt;
+      const store = new ArchiveStore(rt.store);
+      await store.createIndexes();
+      return {
         config,
         logger,
-        store: archiveStore,
-        blobs,
+        store,
+        blobs: await rt.blobs(options.blobUrl ? { url: options.blobUrl } : {}),
         bus,
         jobs,
         clock,
         indexes: new SiteIndexCache(config.ARCHIVE_INDEX_MAX_POSTS),
-      };
-      registerArchiveJobs(jobs, ctx);
-      const app = await buildArchiveApp(ctx, store);
-
-      let subscriptions: Subscription[] = [];
-      return {
-        app,
-        async start() {
-          subscriptions = await wireBus(ctx);
-          await jobs.start();
-        },
-        async stop() {
-          await jobs.stop();
-          for (const subscription of subscriptions.reverse()) await subscription.unsubscribe();
-          await blobs.close();
-        },
-      };
+      } satisfies ArchiveContext;
     },
-  };
+    registerJobs: (ctx, jobs) => registerArchiveJobs(jobs, ctx),
+    app: buildArchiveApp,
+    wireBus,
+  });
 }
 
 export const archiveService = createArchiveService();

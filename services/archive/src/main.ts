@@ -1,5 +1,5 @@
 // Standalone archive process.
-import { runServiceMain } from '@murmur/platform';
+import { runServiceMain } from '@murmur/runtime';
 import { archiveService } from './index.js';
 
 await runServiceMain(archiveService);

@@ -2,8 +2,8 @@
 // import's job again changes nothing — same posts, same ETag — and a job that died while committing
 // finishes the commit when it runs again.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { enqueueJob, JobQueue } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
+import { enqueueJob, JobQueue } from '@murmur/jobs';
+import { testLogger } from '@murmur/testing';
 import { importRunJob } from '../src/domain/jobs.js';
 import { dailyPosts, jsonFeed } from './fixtures.js';
 import { eventually, ids, startHarness, type Account, type Harness } from './harness.js';

@@ -3,8 +3,8 @@
 // import on its very next read — new posts, new ETag — without any message between them.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import type { RunningService } from '@murmur/platform';
-import { sendOverWire } from '@murmur/platform/testing';
+import type { RunningService } from '@murmur/runtime';
+import { sendOverWire } from '@murmur/testing';
 import type { ArchiveConfig } from '../src/index.js';
 import { dailyPosts, jsonFeed } from './fixtures.js';
 import { startHarness, type Account, type Harness } from './harness.js';

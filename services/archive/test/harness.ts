@@ -1,7 +1,9 @@
 // The archive service for tests, with the real identity and publishing services beside it on a
 // private memory bus and the real gateway in front: requests go where a client's would.
 import { randomUUID } from 'node:crypto';
-import { connectBus, type Bus, type RunningService, type Store } from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { connectBus, type RunningService } from '@murmur/runtime';
+import { type Store } from '@murmur/store';
 import {
   freePort,
   sendOverWire,
@@ -9,7 +11,7 @@ import {
   testServiceEnv,
   testServices,
   type WireResponse,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { startTestGateway } from '@murmur/gateway/testing';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService } from '@murmur/publishing';

@@ -2,7 +2,8 @@
 // public and private feeds each get a scope for the caching headers they alone send; the admin
 // routes get one for the operator-token check. It never touches the bus or the jobs.
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, requireAdminToken, type Store } from '@murmur/platform';
+import { createHttpApp, requireAdminToken } from '@murmur/http';
+import type { ServiceHttpOptions } from '@murmur/runtime';
 import type { FeedsContext } from './domain/context.js';
 import { registerAdminBlogrollRoutes } from './routes/admin-blogroll.js';
 import { registerFollowRoutes } from './routes/follows.js';
@@ -10,13 +11,9 @@ import { registerPrivateFeedRoutes } from './routes/private-feeds.js';
 import { registerPublicFeedRoutes } from './routes/public-feeds.js';
 import { registerSaveRoutes } from './routes/saves.js';
 
-export async function buildFeedsApp(ctx: FeedsContext, store: Store): Promise<FastifyInstance> {
+export async function buildFeedsApp(ctx: FeedsContext, http: ServiceHttpOptions): Promise<FastifyInstance> {
   const app = await createHttpApp({
-    service: 'feeds',
-    logger: ctx.logger,
-    config: ctx.config,
-    bus: ctx.bus,
-    store,
+    ...http,
     errorStyle: 'simple',
   });
   await app.register(async (scope) => registerPublicFeedRoutes(scope, ctx));

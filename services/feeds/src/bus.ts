@@ -2,7 +2,8 @@
 // answers for the Microsub adapter and the reader, and non-durable listeners that keep every
 // replica's in-memory index current (a durable group delivers each event to one replica only).
 import { feeds, identity, publishing, webmention } from '@murmur/contracts';
-import { formatOffsetTime, notFound, type Subscription } from '@murmur/platform';
+import { type Subscription } from '@murmur/bus';
+import { formatOffsetTime, notFound } from '@murmur/core';
 import {
   applyMentionDeleted,
   applyMentionVerified,

@@ -2,7 +2,7 @@
 // API (blogroll opt-in) and the limits of its page-fetching jobs. services/feeds/README.md and
 // docs/configuration.md describe each variable.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
 
 export const feedsConfigSchema = z.object({
   ...baseConfigShape,

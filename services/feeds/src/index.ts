@@ -1,14 +1,7 @@
 // The feeds service: the follow graph, and JSON Feeds (timelines, mentions, webmentions, photos,
 // blogroll, private bookmark and read-later queues) built from event-fed copies of posts.
-import {
-  createOutbox,
-  createSafeFetcher,
-  JobQueue,
-  outboundPolicyFromConfig,
-  type Resolver,
-  type ServiceDefinition,
-  type Subscription,
-} from '@murmur/platform';
+import type { Resolver } from '@murmur/fetch';
+import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildFeedsApp } from './app.js';
 import { wireBus } from './bus.js';
 import { feedsConfigSchema, type FeedsConfig } from './config.js';
@@ -33,63 +26,40 @@ export interface FeedsServiceOptions {
 }
 
 export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDefinition<FeedsConfig> {
-  return {
+  return defineService({
     name: 'feeds',
-    configSchema: feedsConfigSchema,
-    async create({ config, logger, store, bus, clock }) {
-      const feedsStore = new FeedsStore(store);
-      await feedsStore.createIndexes();
-      const jobs = new JobQueue(store, {
-        service: 'feeds',
-        logger,
-        clock,
-        ...(options.jobPollIntervalMs === undefined ? {} : { pollIntervalMs: options.jobPollIntervalMs }),
-      });
-      const fetcher = createSafeFetcher({
-        policy: outboundPolicyFromConfig(config),
-        baseUrl: config.PUBLIC_URL,
-        ...(options.lookup ? { lookup: options.lookup } : {}),
-      });
-      const outbox = createOutbox({ store, bus, logger, service: 'feeds', now: () => clock.now() });
+    config: feedsConfigSchema,
+    jobs: { pollIntervalMs: options.jobPollIntervalMs },
+    outbox: (_config, clock) => ({ now: () => clock.now() }),
+    async context(rt) {
+      const { config, logger, bus, jobs, clock } = rt;
+      const store = new FeedsStore(rt.store);
+      await store.createIndexes();
       const ctx: FeedsContext = {
         config,
         logger,
-        store: feedsStore,
+        store,
         bus,
         jobs,
-        outbox,
-        fetcher,
+        outbox: rt.outbox,
+        fetcher: rt.fetcher({ lookup: options.lookup }),
         clock,
         index: new PostIndex(),
         pending: new PendingPosts(),
         following: new FollowingCache(config.FEEDS_FOLLOWING_CACHE_USERS),
         profiles: { rev: 0 },
         startedAt: clock.now(),
-        saveLimiter: createSaveLimiter(store, config.FEEDS_SAVES_PER_MINUTE),
+        saveLimiter: createSaveLimiter(rt.store, config.FEEDS_SAVES_PER_MINUTE),
       };
-      registerFeedsJobs(jobs, ctx);
       registerFollowVerifier(ctx);
       await loadIndex(ctx);
       logger.info({ posts: ctx.index.size }, 'post index loaded');
-      const app = await buildFeedsApp(ctx, store);
-
-      let subscriptions: Subscription[] = [];
-      return {
-        app,
-        async start() {
-          subscriptions = await wireBus(ctx);
-          await outbox.start();
-          await jobs.start();
-        },
-        async stop() {
-          await jobs.stop();
-          await outbox.stop();
-          for (const subscription of subscriptions.reverse()) await subscription.unsubscribe();
-          await fetcher.close();
-        },
-      };
+      return ctx;
     },
-  };
+    registerJobs: (ctx, jobs) => registerFeedsJobs(jobs, ctx),
+    app: buildFeedsApp,
+    wireBus,
+  });
 }
 
 export const feedsService = createFeedsService();

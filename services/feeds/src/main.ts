@@ -1,5 +1,5 @@
 // Standalone feeds process.
-import { runServiceMain } from '@murmur/platform';
+import { runServiceMain } from '@murmur/runtime';
 import { feedsService } from './index.js';
 
 await runServiceMain(feedsService);

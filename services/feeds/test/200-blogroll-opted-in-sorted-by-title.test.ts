@@ -2,7 +2,7 @@
 // their categories; the operator opts users in and out with the admin token.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { publishing } from '@murmur/contracts';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 import { ADMIN_TOKEN, eventually, ids, startHarness, type Account, type Harness } from './harness.js';
 
 let h: Harness;

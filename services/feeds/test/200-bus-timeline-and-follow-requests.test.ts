@@ -3,7 +3,7 @@
 // article.extract answering found or not.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { feeds } from '@murmur/contracts';
-import { AppError } from '@murmur/platform';
+import { AppError } from '@murmur/core';
 import { eventually, startHarness, type Account, type Harness } from './harness.js';
 import { ARTICLE_HTML, startPageServer, type PageServer } from './pages.js';
 

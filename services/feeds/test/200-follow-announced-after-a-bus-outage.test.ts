@@ -3,7 +3,7 @@
 // nothing. The event is staged in feeds' outbox with the edge (docs/platform.md, "outbox").
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { feeds, type EventEnvelope } from '@murmur/contracts';
-import type { Bus } from '@murmur/platform';
+import type { Bus } from '@murmur/bus';
 import { eventually, startHarness, type Account, type Harness } from './harness.js';
 
 let h: Harness;

@@ -4,7 +4,7 @@
 import { expect, it } from '@jest/globals';
 import type { publishing } from '@murmur/contracts';
 import { type EventEnvelope } from '@murmur/contracts';
-import { openStore } from '@murmur/platform';
+import { openStore } from '@murmur/runtime';
 import { applyPostEvent } from '../src/domain/copies.js';
 import type { FeedsContext } from '../src/domain/context.js';
 import { PendingPosts } from '../src/domain/pending-posts.js';

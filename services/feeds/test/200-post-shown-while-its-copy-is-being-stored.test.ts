@@ -5,7 +5,7 @@
 // named it. Here the durable consumer's store write is held back, so that moment lasts.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { feeds } from '@murmur/contracts';
-import type { Collection } from '@murmur/platform';
+import type { Collection } from '@murmur/store';
 import { eventually, startHarness, type Account, type Harness } from './harness.js';
 
 let h: Harness;

@@ -2,7 +2,7 @@
 // third-party reader fetches them), are version 1 feeds with the private headers; a wrong token, an
 // unknown user and a rotated-out token get byte-identical 404s.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { sendOverWire, type WireResponse } from '@murmur/platform/testing';
+import { sendOverWire, type WireResponse } from '@murmur/testing';
 import { startHarness, type Account, type Harness } from './harness.js';
 import { V1 } from './jsonfeed.js';
 

@@ -3,14 +3,11 @@
 // client's would. Post events can also be published on the bus directly, as publishing would.
 import { randomUUID } from 'node:crypto';
 import { feeds, publishing, type EventDef, type EventEnvelope } from '@murmur/contracts';
-import {
-  connectBus,
-  formatOffsetTime,
-  type Bus,
-  type Resolver,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { formatOffsetTime } from '@murmur/core';
+import { type Resolver } from '@murmur/fetch';
+import { connectBus, type RunningService } from '@murmur/runtime';
+import { type Store } from '@murmur/store';
 import {
   eventually,
   freePort,
@@ -19,7 +16,7 @@ import {
   testServiceEnv,
   testServices,
   type WireResponse,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { startTestGateway } from '@murmur/gateway/testing';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService } from '@murmur/publishing';

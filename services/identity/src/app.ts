@@ -1,7 +1,8 @@
 // The identity HTTP app: the platform's app (limits, errors, health, metrics, auth hook) plus
 // identity's routes. It never listens; runtime (or a test) decides that.
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, requireAdminToken, type Store } from '@murmur/platform';
+import { createHttpApp, requireAdminToken } from '@murmur/http';
+import type { ServiceHttpOptions } from '@murmur/runtime';
 import type { IdentityContext } from './domain/context.js';
 import { registerAppleRoute } from './routes/account-apple.js';
 import { registerAvatarRoute } from './routes/account-avatar.js';
@@ -16,14 +17,12 @@ import { registerIndieAuthScreenRoutes } from './routes/indieauth-screens.js';
 import { registerIndieAuthTokenRoutes } from './routes/indieauth-token.js';
 import { registerProfilePageRoute } from './routes/profile-page.js';
 
-export async function buildIdentityApp(ctx: IdentityContext, store: Store): Promise<FastifyInstance> {
+export async function buildIdentityApp(
+  ctx: IdentityContext,
+  http: ServiceHttpOptions,
+): Promise<FastifyInstance> {
   const app = await createHttpApp({
-    service: 'identity',
-    logger: ctx.logger,
-    config: ctx.config,
-    bus: ctx.bus,
-    store,
-    clock: ctx.clock,
+    ...http,
     // IndieAuth's machine endpoints (and their 404s) answer in OAuth's shape; its screens say otherwise per route.
     errorStyle: (url) =>
       url.startsWith('/indieauth/') || url.startsWith('/.well-known/oauth-authorization-server')

@@ -3,7 +3,7 @@
 // (publishing's sites, for the account object's `default_site` and IndieAuth's `me`). Handlers are
 // one-line calls into domain/; subjects and payloads come from libs/contracts.
 import { identity, mail, publishing } from '@murmur/contracts';
-import type { Subscription } from '@murmur/platform';
+import type { Subscription } from '@murmur/bus';
 import type { IdentityContext } from './domain/context.js';
 import { lookUpUser, verifyBearerToken, verifyCredentials } from './domain/lookups.js';
 import { relayMail } from './domain/relayed-mail.js';

@@ -1,7 +1,7 @@
 // Identity's environment: the base variables every service reads, its port, and its own settings.
 // docs/configuration.md describes each variable.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
 
 const mailUrl = () =>
   z.string().transform((text, ctx) => {

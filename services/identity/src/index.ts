@@ -1,15 +1,8 @@
 // The identity service: accounts, sign-in, app tokens, and the bus answers every other service's
 // authentication relies on.
 import { join } from 'node:path';
-import {
-  createOutbox,
-  createSafeFetcher,
-  JobQueue,
-  outboundPolicyFromConfig,
-  type Resolver,
-  type ServiceDefinition,
-  type Subscription,
-} from '@murmur/platform';
+import type { Resolver } from '@murmur/fetch';
+import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildIdentityApp } from './app.js';
 import { wireBus } from './bus.js';
 import { identityConfigSchema, type IdentityConfig } from './config.js';
@@ -35,18 +28,15 @@ export interface IdentityServiceOptions {
 export function createIdentityService(
   options: IdentityServiceOptions = {},
 ): ServiceDefinition<IdentityConfig> {
-  return {
+  return defineService({
     name: 'identity',
-    configSchema: identityConfigSchema,
-    async create({ config, logger, store, bus, clock }) {
-      const identityStore = new IdentityStore(store);
-      await identityStore.createIndexes();
-      const jobs = new JobQueue(store, { service: 'identity', logger, clock });
-      const fetcher = createSafeFetcher({
-        policy: outboundPolicyFromConfig(config),
-        baseUrl: config.PUBLIC_URL,
-        ...(options.resolve ? { lookup: options.resolve } : {}),
-      });
+    config: identityConfigSchema,
+    jobs: {},
+    outbox: {},
+    async context(rt) {
+      const { config, logger, bus, jobs, clock } = rt;
+      const store = new IdentityStore(rt.store);
+      await store.createIndexes();
       const mailer = createMailer({
         mailUrl: config.MAIL_URL,
         from: config.MAIL_FROM,
@@ -54,43 +44,29 @@ export function createIdentityService(
         logger,
         now: () => clock.now(),
       });
+      rt.onStop('mailer', () => mailer.close());
       const ctx: IdentityContext = {
         config,
-        store: identityStore,
+        store,
         bus,
         jobs,
         logger,
         mailer,
-        limits: createIdentityLimits(store, clock, config),
+        limits: createIdentityLimits(rt.store, clock, config),
         appleKeys: new AppleKeys(appleJwksLoader(config), () => clock.nowMs()),
-        clientInfo: new ClientInfoLoader({ fetcher, logger, clock }),
-        csrfSecret: await loadCsrfSecret(identityStore, clock.now()),
+        clientInfo: new ClientInfoLoader({ fetcher: rt.fetcher({ lookup: options.resolve }), logger, clock }),
+        csrfSecret: await loadCsrfSecret(store, clock.now()),
         usingAi: createAiRecapProbe({ bus, logger }, () => clock.nowMs()),
         clock,
-        outbox: createOutbox({ store, bus, logger, service: 'identity' }),
+        outbox: rt.outbox,
       };
       registerEventVerifiers(ctx);
-      registerIdentityJobs(jobs, ctx);
-      const app = await buildIdentityApp(ctx, store);
-
-      let subscriptions: Subscription[] = [];
-      return {
-        app,
-        async start() {
-          await ctx.outbox.start();
-          subscriptions = await wireBus(ctx);
-          await jobs.start();
-        },
-        async stop() {
-          await jobs.stop();
-          await ctx.outbox.stop();
-          for (const subscription of subscriptions) await subscription.unsubscribe();
-          mailer.close();
-          await fetcher.close();
-        },
-      };
+      return ctx;
     },
-  };
+    registerJobs: (ctx, jobs) => registerIdentityJobs(jobs, ctx),
+    app: buildIdentityApp,
+    wireBus,
+  });
 }
 
 export const identityService = createIdentityService();

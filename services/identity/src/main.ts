@@ -1,5 +1,5 @@
 // Standalone identity process.
-import { runServiceMain } from '@murmur/platform';
+import { runServiceMain } from '@murmur/runtime';
 import { identityService } from './index.js';
 
 await runServiceMain(identityService);

@@ -1,7 +1,7 @@
 // Issuing, listing and revoking app tokens through the operator API; revocations are announced.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { identity } from '@murmur/contracts';
-import { sha256Hex } from '@murmur/platform';
+import { sha256Hex } from '@murmur/core';
 import { eventually, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;

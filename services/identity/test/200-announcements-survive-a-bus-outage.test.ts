@@ -3,7 +3,7 @@
 // once the bus is back (a user created during an outage still gets a site).
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { identity, type EventEnvelope } from '@murmur/contracts';
-import type { Bus } from '@murmur/platform';
+import type { Bus } from '@murmur/bus';
 import { eventually, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;

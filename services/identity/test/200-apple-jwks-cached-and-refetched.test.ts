@@ -1,6 +1,6 @@
 // Apple's JWKS is fetched once and cached; an unknown kid refetches it, at most once a minute.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { freePort } from '@murmur/platform/testing';
+import { freePort } from '@murmur/testing';
 import { makeKey, startFakeApple, type FakeApple } from './apple.js';
 import { startIdentity, type Harness } from './harness.js';
 

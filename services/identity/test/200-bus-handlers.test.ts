@@ -1,8 +1,10 @@
 // What other services get from identity over the bus: token checks, XML-RPC logins, user look-ups.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { identity, SCOPES } from '@murmur/contracts';
-import { connectBus, sha256Hex, type Bus } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
+import { type Bus } from '@murmur/bus';
+import { sha256Hex } from '@murmur/core';
+import { connectBus } from '@murmur/runtime';
+import { testLogger } from '@murmur/testing';
 import { PUBLIC_URL, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;

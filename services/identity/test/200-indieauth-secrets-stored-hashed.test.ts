@@ -1,7 +1,7 @@
 // IndieAuth's secrets — request ids, codes, access tokens, CSRF tokens — never sit in the store as
 // they are: only hashes (and the CSRF key, from which no token can be read back).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { sha256Hex } from '@murmur/platform';
+import { sha256Hex } from '@murmur/core';
 import { storedText, type Harness } from './harness.js';
 import { hiddenField, postForm, screen, signInBrowser, startIndieAuthIdentity } from './indieauth.js';
 

@@ -1,8 +1,8 @@
 // Identity's jobs were renamed `<service>.<entity>.<verb>`. Jobs an older version queued under the
 // former names (`signin.mail`, `mail.relay`) are still picked up after an upgrade and deliver their mail.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { JobQueue } from '@murmur/platform';
-import { testLogger } from '@murmur/platform/testing';
+import { JobQueue } from '@murmur/jobs';
+import { testLogger } from '@murmur/testing';
 import { startIdentity, tokenFromMail, type Harness } from './harness.js';
 
 let h: Harness;

@@ -1,7 +1,7 @@
 // What identity logs along a whole sign-in never contains an email address or a token.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { createLogger } from '@murmur/platform';
+import { createLogger } from '@murmur/core';
 import { followSigninLink, startIdentity, tokenFromMail, type Harness } from './harness.js';
 
 let h: Harness;

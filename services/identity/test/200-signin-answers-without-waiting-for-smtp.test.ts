@@ -1,7 +1,7 @@
 // Sending is a job: /account/signin answers at once even when the mail server is down, and the failed
 // delivery is retried later without the address or the link ending up in the job's stored error.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { freePort } from '@murmur/platform/testing';
+import { freePort } from '@murmur/testing';
 import { eventually, startIdentity, storedText, type Harness } from './harness.js';
 
 let h: Harness;

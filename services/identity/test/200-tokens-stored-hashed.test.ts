@@ -1,6 +1,6 @@
 // Secrets are stored only as SHA-256: no raw app token, sign-in token or session id is in any document.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { sha256Hex } from '@murmur/platform';
+import { sha256Hex } from '@murmur/core';
 import { startFakeApple, type FakeApple } from './apple.js';
 import { followSigninLink, startIdentity, storedText, tokenFromMail, type Harness } from './harness.js';
 

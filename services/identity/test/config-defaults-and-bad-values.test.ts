@@ -1,6 +1,6 @@
 // Identity's environment: documented defaults, and one clear error per bad variable.
 import { describe, expect, test } from '@jest/globals';
-import { ConfigError, loadConfig } from '@murmur/platform';
+import { ConfigError, loadConfig } from '@murmur/core';
 import { identityConfigSchema } from '../src/index.js';
 
 describe('identity configuration', () => {

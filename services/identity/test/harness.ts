@@ -1,16 +1,11 @@
 // A running identity service for tests: memory store and bus of its own, mail to a local SMTP capture,
 // the platform's TestClock (it stands still until a test moves it), and small helpers for the requests most tests make.
 import { randomUUID } from 'node:crypto';
-import {
-  connectBus,
-  openStore,
-  startService,
-  type Bus,
-  type Logger,
-  type Resolver,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { type Logger } from '@murmur/core';
+import { type Resolver } from '@murmur/fetch';
+import { connectBus, openStore, startService, type RunningService } from '@murmur/runtime';
+import { type Store } from '@murmur/store';
 import {
   send,
   startSmtpCapture,
@@ -20,10 +15,10 @@ import {
   type SmtpCapture,
   type WireRequest,
   type WireResponse,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { createIdentityService, type IdentityConfig } from '../src/index.js';
 
-export { eventually } from '@murmur/platform/testing';
+export { eventually } from '@murmur/testing';
 export type TestRequest = WireRequest;
 export type TestResponse = WireResponse;
 

@@ -3,7 +3,8 @@
 // send (browser-based readers call them cross-origin with a Bearer token; no cookie is ever read, so
 // the wildcard origin is safe). It never touches the bus.
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, type Store } from '@murmur/platform';
+import { createHttpApp } from '@murmur/http';
+import type { ServiceHttpOptions } from '@murmur/runtime';
 import type { MicrosubContext } from './domain/context.js';
 import { registerMicrosubRoutes } from './routes/microsub.js';
 
@@ -13,14 +14,12 @@ export const CORS_HEADERS = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',
 } as const;
 
-export async function buildMicrosubApp(ctx: MicrosubContext, store: Store): Promise<FastifyInstance> {
+export async function buildMicrosubApp(
+  ctx: MicrosubContext,
+  http: ServiceHttpOptions,
+): Promise<FastifyInstance> {
   const app = await createHttpApp({
-    service: 'microsub',
-    logger: ctx.logger,
-    config: ctx.config,
-    bus: ctx.bus,
-    store,
-    clock: ctx.clock,
+    ...http,
     errorStyle: 'oauth',
   });
   await app.register(async (scope) => {

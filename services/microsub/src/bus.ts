@@ -3,7 +3,7 @@
 // follows are asked of the feeds service per request (feeds.timeline.get, feeds.follow.create,
 // feeds.follow.delete, feeds.following.list) from domain/source.ts and domain/follows.ts.
 import { identity, publishing } from '@murmur/contracts';
-import type { Subscription } from '@murmur/platform';
+import type { Subscription } from '@murmur/bus';
 import type { MicrosubContext } from './domain/context.js';
 import { rememberSite, rememberUser } from './domain/directory.js';
 

@@ -2,7 +2,7 @@
 // to count unread items or find an entry. services/microsub/README.md and docs/configuration.md
 // describe each variable.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
 
 export const microsubConfigSchema = z.object({
   ...baseConfigShape,

@@ -1,5 +1,5 @@
 // Standalone microsub process.
-import { runServiceMain } from '@murmur/platform';
+import { runServiceMain } from '@murmur/runtime';
 import { microsubService } from './index.js';
 
 await runServiceMain(microsubService);

@@ -2,7 +2,8 @@
 // the read marker, the entries marked read or unread since, and the entries removed), and the user
 // directory `users`/`sites` that search and preview read (copies fed by identity's and publishing's
 // events). Timelines belong to the feeds service and are asked for over the bus; nothing here copies them.
-import { applyIfNewer, type Collection, type Store } from '@murmur/platform';
+import { applyIfNewer } from '@murmur/jobs';
+import { type Collection, type Store } from '@murmur/store';
 
 /** A timeline position: newest first is `ms` descending, then `id` descending (docs/api/microsub.md). */
 export interface Position {

@@ -3,7 +3,7 @@
 // and unfollow, and evt.feeds.follow.created published by feeds once.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { feeds } from '@murmur/contracts';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { at, idsOf, startHarness, type Harness } from './harness.js';
 
 let h: Harness;

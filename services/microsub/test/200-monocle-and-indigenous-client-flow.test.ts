@@ -3,7 +3,7 @@
 // `entry[]` lists, Monocle's "unread only" view and "mark all read" with last_read_entry, a channels
 // reload after every mark, and paging to the end with `before` while new posts are published.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 import { at, startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -2,7 +2,7 @@
 // posts without following them), both from microsub's own copy of users and sites and feeds'
 // timelines; neither makes an outbound request nor creates a follow.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { at, startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -2,7 +2,7 @@
 // (successes and errors) carries Access-Control-Allow-Origin: *. Through the gateway and on the
 // service itself.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -3,7 +3,7 @@
 // insufficient_scope naming it; `access_token` as a query or form parameter works; app tokens and
 // `create` tokens may do everything.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

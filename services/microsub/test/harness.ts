@@ -3,7 +3,9 @@
 // publishing would send them, and the real gateway in front, so requests go where a client's would.
 import { randomUUID } from 'node:crypto';
 import { feeds, identity, publishing } from '@murmur/contracts';
-import { connectBus, formatOffsetTime, type Bus, type RunningService } from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { formatOffsetTime } from '@murmur/core';
+import { connectBus, type RunningService } from '@murmur/runtime';
 import {
   eventually,
   freePort,
@@ -15,7 +17,7 @@ import {
   TestClock,
   type FakeIdentity,
   type WireResponse,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { createFeedsService } from '@murmur/feeds';
 import { startTestGateway } from '@murmur/gateway/testing';
 import { createReaderService } from '@murmur/reader';

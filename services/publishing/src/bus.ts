@@ -4,7 +4,7 @@
 // It also answers `publishing.site.get` (one site by id, for the archive's ownership check) and
 // `publishing.site.at` (the site a URL belongs to, for webmention targets).
 import { identity, publishing } from '@murmur/contracts';
-import type { Subscription } from '@murmur/platform';
+import type { Subscription } from '@murmur/bus';
 import type { PublishingContext } from './domain/context.js';
 import { siteNotFound } from './domain/errors.js';
 import { publicSite } from './domain/site-json.js';

@@ -1,7 +1,7 @@
 // Publishing's environment: the base variables, its port, and its own limits. docs/configuration.md
 // ("Publishing") and services/publishing/README.md describe each variable.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
 
 /** What 36 MiB of base64 (the /xmlrpc body limit) can decode to: the media limit cannot usefully exceed it. */
 export const MAX_DECODED_MEDIA_BYTES = 27 * 1024 * 1024;

@@ -1,13 +1,7 @@
 // The publishing service: sites, posts, pages, categories and media, managed by blog editors over XML-RPC
 // and shown on the web as h-entry pages and feeds.
-import {
-  createLimits,
-  createOutbox,
-  JobQueue,
-  openBlobStore,
-  type ServiceDefinition,
-  type Subscription,
-} from '@murmur/platform';
+import { createLimits } from '@murmur/http';
+import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildPublishingApp } from './app.js';
 import { wireBus } from './bus.js';
 import { publishingConfigSchema, type PublishingConfig } from './config.js';
@@ -25,62 +19,36 @@ export interface PublishingServiceOptions {
 export function createPublishingService(
   options: PublishingServiceOptions = {},
 ): ServiceDefinition<PublishingConfig> {
-  return {
+  return defineService({
     name: 'publishing',
-    configSchema: publishingConfigSchema,
-    async create({ config, logger, store, bus, clock }) {
-      const publishingStore = new PublishingStore(store);
-      await publishingStore.createIndexes();
-      // Media live beside the documents, chosen by the same URL (files, GridFS, or memory in tests).
-      const blobs = await openBlobStore(config.STORE_URL, { service: 'publishing' });
-      const jobs = new JobQueue(store, {
-        service: 'publishing',
-        logger,
-        clock,
-        ...(options.jobPollIntervalMs === undefined ? {} : { pollIntervalMs: options.jobPollIntervalMs }),
-      });
-      // The relay's retries and retention run on real time: a test clock that stands still must not
-      // hold back delivery.
-      const outbox = createOutbox({ store, bus, logger, service: 'publishing' });
-      const ctx: PublishingContext = {
+    config: publishingConfigSchema,
+    jobs: { pollIntervalMs: options.jobPollIntervalMs },
+    // The relay's retries and retention run on real time: a test clock that stands still must not
+    // hold back delivery.
+    outbox: {},
+    async context(rt) {
+      const { config, logger, bus, jobs, clock } = rt;
+      const store = new PublishingStore(rt.store);
+      await store.createIndexes();
+      return {
         config,
-        store: publishingStore,
-        blobs,
+        store,
+        // Media live beside the documents, chosen by the same URL (files, GridFS, or memory in tests).
+        blobs: await rt.blobs(),
         bus,
         jobs,
         logger,
         clock,
-        outbox,
-        limits: createLimits(store, clock, {
+        outbox: rt.outbox,
+        limits: createLimits(rt.store, clock, {
           'xmlrpc-calls': { max: config.XMLRPC_CALLS_PER_MINUTE, windowMs: 60_000 },
         }),
-      };
-      registerPublishingJobs(jobs, ctx);
-      let app;
-      try {
-        app = await buildPublishingApp(ctx, store);
-      } catch (err) {
-        await blobs.close();
-        throw err;
-      }
-
-      let subscriptions: Subscription[] = [];
-      return {
-        app,
-        async start() {
-          await outbox.start();
-          subscriptions = await wireBus(ctx);
-          await jobs.start();
-        },
-        async stop() {
-          await jobs.stop();
-          for (const subscription of subscriptions) await subscription.unsubscribe();
-          await outbox.stop();
-          await blobs.close();
-        },
-      };
+      } satisfies PublishingContext;
     },
-  };
+    registerJobs: (ctx, jobs) => registerPublishingJobs(jobs, ctx),
+    app: buildPublishingApp,
+    wireBus,
+  });
 }
 
 export const publishingService = createPublishingService();

@@ -1,5 +1,5 @@
 // Standalone publishing process.
-import { runServiceMain } from '@murmur/platform';
+import { runServiceMain } from '@murmur/runtime';
 import { publishingService } from './index.js';
 
 await runServiceMain(publishingService);

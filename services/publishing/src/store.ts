@@ -2,7 +2,7 @@
 // per user, one permalink per site, category names and page slugs per site) is held by unique indexes,
 // so concurrent writers cannot break it; the domain retries on DuplicateKeyError. Nothing outside this
 // file touches a collection: the domain asks for what it needs by name.
-import { nextId, type Collection, type Store } from '@murmur/platform';
+import { nextId, type Collection, type Store } from '@murmur/store';
 import type { publishing } from '@murmur/contracts';
 
 type Mention = publishing.Mention;

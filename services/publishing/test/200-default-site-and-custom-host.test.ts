@@ -3,9 +3,9 @@
 // for requests to that host and its URLs use it. Absolute URLs never come from the request's Host header.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { publishing, type EventEnvelope } from '@murmur/contracts';
-import type { Subscription } from '@murmur/platform';
+import type { Subscription } from '@murmur/bus';
 import { ADMIN_TOKEN, startHarness, type Account, type Harness } from './harness.js';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { send } from './http.js';
 
 let h: Harness;

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { identity, publishing, type EventEnvelope } from '@murmur/contracts';
-import type { Bus } from '@murmur/platform';
-import { eventually } from '@murmur/platform/testing';
+import type { Bus } from '@murmur/bus';
+import { eventually } from '@murmur/testing';
 import { recordPostEvents, settle, type PostEventLog } from './events.js';
 import { startHarness, type Account, type Harness } from './harness.js';
 

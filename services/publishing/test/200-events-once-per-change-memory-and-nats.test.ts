@@ -2,9 +2,8 @@
 // memory bus and on NATS (JetStream): published on creation, updated on an edit, deleted when withdrawn
 // or deleted, published by the scheduler; events sent while the subscriber was away arrive when it returns.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { describeWithNats, startNatsServer, type NatsServerHandle } from '@murmur/platform/testing';
+import { describeWithNats, startNatsServer, type NatsServerHandle, eventually } from '@murmur/testing';
 import { startHarness, type Account, type Harness } from './harness.js';
-import { eventually } from '@murmur/platform/testing';
 import { recordPostEvents, settle } from './events.js';
 
 function defineEventTests(start: () => Promise<Harness>): void {

@@ -2,7 +2,7 @@
 // `@nobody` (no such user), e-mail addresses and mentions inside links name no one.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startHarness, type Account, type Harness } from './harness.js';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { recordPostEvents, type PostEventLog } from './events.js';
 
 let h: Harness;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import xmlrpc from 'xmlrpc';
 import { PNG } from './fixtures.js';
 import { startHarness, type Account, type Harness } from './harness.js';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 
 let h: Harness;
 let ada: Account;

@@ -2,7 +2,7 @@
 // processed the service keeps answering: tag stripping and the other text rules are linear in the
 // body, not quadratic (docs/security.md, regular expressions on user input).
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 import { startHarness, type Account, type Harness } from './harness.js';
 
 let h: Harness;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startHarness, type Account, type Harness } from './harness.js';
-import { eventually, TestClock } from '@murmur/platform/testing';
+import { eventually, TestClock } from '@murmur/testing';
 import { recordPostEvents, settle, type PostEventLog } from './events.js';
 
 describe('scheduled posts', () => {

@@ -2,7 +2,7 @@
 // delivery so tests can say "exactly one event per change".
 import { randomUUID } from 'node:crypto';
 import { publishing, type EventEnvelope } from '@murmur/contracts';
-import type { Bus, Subscription } from '@murmur/platform';
+import type { Bus, Subscription } from '@murmur/bus';
 
 export interface RecordedEvent {
   verb: 'published' | 'updated' | 'deleted';

@@ -4,7 +4,7 @@
 // 1 MiB are read at once (a third gets HTTP 503 with Retry-After). docs/api/publishing.md, "Limits".
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, sendOverWire } from '@murmur/platform/testing';
+import { eventually, sendOverWire } from '@murmur/testing';
 import { readMethodResponse } from './http.js';
 import { startHarness, type Account, type Harness } from './harness.js';
 

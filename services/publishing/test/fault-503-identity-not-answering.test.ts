@@ -3,8 +3,9 @@
 // both for the login itself and for a lookup after a login that was still cached.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { connectBus, startService, type Bus, type RunningService } from '@murmur/platform';
-import { startFakeIdentity, testLogger, type FakeIdentity } from '@murmur/platform/testing';
+import { type Bus } from '@murmur/bus';
+import { connectBus, startService, type RunningService } from '@murmur/runtime';
+import { startFakeIdentity, testLogger, type FakeIdentity } from '@murmur/testing';
 import { createPublishingService, type PublishingConfig } from '../src/index.js';
 import { callXmlRpc } from './http.js';
 

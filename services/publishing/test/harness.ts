@@ -2,15 +2,10 @@
 // bus, and (by default) the real gateway in front of both: requests go where a client's would.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
-import {
-  connectBus,
-  openStore,
-  startService,
-  type Bus,
-  type Clock,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { type Clock } from '@murmur/core';
+import { connectBus, openStore, startService, type RunningService } from '@murmur/runtime';
+import { type Store } from '@murmur/store';
 import {
   eventually,
   freePort,
@@ -18,7 +13,7 @@ import {
   testLogger,
   testServiceEnv,
   testServices,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { startTestGateway } from '@murmur/gateway/testing';
 import { createIdentityService } from '@murmur/identity';
 import { createPublishingService, type PublishingConfig } from '../src/index.js';

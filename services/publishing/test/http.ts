@@ -3,7 +3,7 @@
 // too, for the media tests (sendOverWire gives text only).
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 // @ts-expect-error — the package's internals have no type declarations; the deserializer is public API in its docs.
 import Deserializer from 'xmlrpc/lib/deserializer.js';
 import { encodeMethodCall } from '../src/xmlrpc/encode.js';

@@ -1,20 +1,16 @@
 // The push HTTP app: the platform's app (limits, errors, health, metrics) and the route groups. The
 // admin routes get a scope for the operator-token check. It never touches the bus or the jobs.
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, requireAdminToken, type Store } from '@murmur/platform';
+import { createHttpApp, requireAdminToken } from '@murmur/http';
+import type { ServiceHttpOptions } from '@murmur/runtime';
 import type { PushContext } from './domain/context.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerDeviceRoutes } from './routes/devices.js';
 import { registerWebRoutes } from './routes/web.js';
 
-export async function buildPushApp(ctx: PushContext, store: Store): Promise<FastifyInstance> {
+export async function buildPushApp(ctx: PushContext, http: ServiceHttpOptions): Promise<FastifyInstance> {
   const app = await createHttpApp({
-    service: 'push',
-    logger: ctx.logger,
-    config: ctx.config,
-    bus: ctx.bus,
-    store,
-    clock: ctx.clock,
+    ...http,
     errorStyle: 'simple',
   });
   await app.register(async (scope) => registerDeviceRoutes(scope, ctx));

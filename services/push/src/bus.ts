@@ -1,7 +1,7 @@
 // Where the push service meets other services: the events that notify users. Each is consumed by a
 // durable group (one replica handles each event) and fanned out idempotently by event id.
 import { feeds, publishing, webmention } from '@murmur/contracts';
-import type { Subscription } from '@murmur/platform';
+import type { Subscription } from '@murmur/bus';
 import type { PushContext } from './domain/context.js';
 import { notifyOfFollow, notifyOfPost, notifyOfWebmention } from './domain/fanout.js';
 

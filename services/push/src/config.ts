@@ -2,7 +2,7 @@
 // (push apps, delivery log), the APNs hosts and the limits of registration and delivery.
 // services/push/README.md and docs/configuration.md describe each variable.
 import { z } from 'zod';
-import { adminTokenVar, baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { adminTokenVar, baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
 
 export const APPLE_PRODUCTION_URL = 'https://api.push.apple.com';
 export const APPLE_SANDBOX_URL = 'https://api.sandbox.push.apple.com';

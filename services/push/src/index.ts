@@ -1,6 +1,7 @@
 // The push service: device registration for the users' phones, and delivery of notifications
 // (mentions, replies, webmentions, new followers) through APNs with operator-registered credentials.
-import { ConcurrencyLimit, JobQueue, type ServiceDefinition, type Subscription } from '@murmur/platform';
+import { ConcurrencyLimit } from '@murmur/core';
+import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildPushApp } from './app.js';
 import { wireBus } from './bus.js';
 import { pushConfigSchema, type PushConfig } from './config.js';
@@ -29,58 +30,45 @@ export interface PushServiceOptions {
 }
 
 export function createPushService(options: PushServiceOptions = {}): ServiceDefinition<PushConfig> {
-  return {
+  return defineService({
     name: 'push',
-    configSchema: pushConfigSchema,
-    async create({ config, logger, store, bus, clock }) {
-      const pushStore = new PushStore(store);
-      await pushStore.createIndexes();
-      const jobs = new JobQueue(store, {
-        service: 'push',
-        logger,
-        clock,
-        // The first retry of a delivery comes after a minute or more (half to all of the base).
-        backoffBaseMs: config.PUSH_RETRY_BASE_MS,
-        ...(options.jobPollIntervalMs === undefined ? {} : { pollIntervalMs: options.jobPollIntervalMs }),
-      });
+    config: pushConfigSchema,
+    jobs: (config) => ({
+      // The first retry of a delivery comes after a minute or more (half to all of the base).
+      backoffBaseMs: config.PUSH_RETRY_BASE_MS,
+      pollIntervalMs: options.jobPollIntervalMs,
+    }),
+    async context(rt) {
+      const { config, logger, bus, jobs, clock } = rt;
+      const store = new PushStore(rt.store);
+      await store.createIndexes();
       const apns = new ApnsSender({
         baseUrls: { production: config.PUSH_APNS_PRODUCTION_URL, sandbox: config.PUSH_APNS_SANDBOX_URL },
         clock,
         logger,
         ...(options.apnsCa === undefined ? {} : { ca: options.apnsCa }),
       });
+      rt.onStop('APNs connections', () => apns.close());
       const ctx: PushContext = {
         config,
         logger,
-        store: pushStore,
+        store,
         bus,
         jobs,
         clock,
         apns,
         apnsStreams: new ConcurrencyLimit(config.PUSH_DELIVERY_CONCURRENCY),
-        deliveryLog: new DeliveryLogWriter(pushStore),
+        deliveryLog: new DeliveryLogWriter(store),
         appCache: new Map(),
         ...(options.webPushCa === undefined ? {} : { webPushCa: options.webPushCa }),
       };
-      registerPushJobs(jobs, ctx);
       options.onContext?.(ctx);
-      const app = await buildPushApp(ctx, store);
-
-      let subscriptions: Subscription[] = [];
-      return {
-        app,
-        async start() {
-          subscriptions = await wireBus(ctx);
-          await jobs.start();
-        },
-        async stop() {
-          await jobs.stop();
-          for (const subscription of subscriptions.reverse()) await subscription.unsubscribe();
-          await apns.close();
-        },
-      };
+      return ctx;
     },
-  };
+    registerJobs: (ctx, jobs) => registerPushJobs(jobs, ctx),
+    app: buildPushApp,
+    wireBus,
+  });
 }
 
 export const pushService = createPushService();

@@ -1,5 +1,5 @@
 // Standalone push process.
-import { runServiceMain } from '@murmur/platform';
+import { runServiceMain } from '@murmur/runtime';
 import { pushService } from './index.js';
 
 await runServiceMain(pushService);

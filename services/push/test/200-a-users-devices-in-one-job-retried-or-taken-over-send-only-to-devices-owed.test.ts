@@ -2,8 +2,9 @@
 // (event, device): a retry, or a worker taking over the job of one that died mid-batch, sends only to
 // the devices not yet served, and every device ends with one final entry in the delivery log.
 import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
-import { ConcurrencyLimit, JobQueue } from '@murmur/platform';
-import { eventually, testLogger } from '@murmur/platform/testing';
+import { ConcurrencyLimit } from '@murmur/core';
+import { JobQueue } from '@murmur/jobs';
+import { eventually, testLogger } from '@murmur/testing';
 import { DeliveryLogWriter } from '../src/domain/delivery-log-writer.js';
 import { registerPushJobs } from '../src/jobs/index.js';
 import type { Answer } from './apns-stand-in.js';

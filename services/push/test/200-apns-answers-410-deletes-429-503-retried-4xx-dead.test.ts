@@ -1,6 +1,6 @@
 // The APNs answer table (docs/api/push.md, "Responses") against the local HTTP/2 stand-in.
 import { afterAll, beforeEach, expect, test } from '@jest/globals';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { devHex, startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { adminClient } from '../../../cli/src/admin-client.js';
 import { runAdminCommand, UsageError } from '../../../cli/src/commands.js';
 import { ADMIN_TOKEN, devHex, KEY_ID, startHarness, TEAM_ID, type Harness } from './harness.js';

@@ -4,7 +4,8 @@
 // none to bob; bob follows ada → one "new follower" per ada device.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { connectBus, type Bus } from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { connectBus } from '@murmur/runtime';
 import {
   eventually,
   freePort,
@@ -13,7 +14,7 @@ import {
   testServiceEnv,
   testServices,
   type TestServices,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { createFeedsService } from '@murmur/feeds';
 import { startTestGateway, type TestGateway } from '@murmur/gateway/testing';
 import { createIdentityService } from '@murmur/identity';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { devHex, KEY_ID, startHarness, TEAM_ID, TOPIC, type Harness } from './harness.js';
 
 let h: Harness;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { publishing, type EventEnvelope } from '@murmur/contracts';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { notifyOfPost } from '../src/domain/fanout.js';
 import { devHex, startHarness, type Harness } from './harness.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { startHarness, type Harness } from './harness.js';
 import { startWebPushStandIn, type WebPushStandIn } from './web-push-stand-in.js';
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { createLogger } from '@murmur/platform';
-import { eventually } from '@murmur/platform/testing';
+import { createLogger } from '@murmur/core';
+import { eventually } from '@murmur/testing';
 import { makeTestKey } from './apns-stand-in.js';
 import { ADMIN_TOKEN, devHex, KEY_ID, startHarness, TEAM_ID, TOPIC, type Harness } from './harness.js';
 

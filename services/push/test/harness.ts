@@ -3,14 +3,9 @@
 // certificate the sender trusts through its test-only option.
 import { randomUUID } from 'node:crypto';
 import { feeds, publishing, webmention, type EventDef } from '@murmur/contracts';
-import {
-  connectBus,
-  openStore,
-  startService,
-  type Bus,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { connectBus, openStore, startService, type RunningService } from '@murmur/runtime';
+import { type Store } from '@murmur/store';
 import {
   sendOverWire,
   startFakeIdentity,
@@ -18,7 +13,7 @@ import {
   testLogger,
   type FakeIdentity,
   type WireResponse,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { createPushService, type PushConfig, type PushContext } from '../src/index.js';
 import { makeTestKey, startApnsStandIn, type ApnsStandIn, type TestKey } from './apns-stand-in.js';
 

@@ -1,8 +1,9 @@
 // The reader HTTP app: the platform's app (authentication, limits, errors, health, metrics) plus the
 // reader's routes in one scope, whose hook writes `Date` from the reader's clock, `ETag` and 304s for
-// those routes alone (docs/api/reader.md "Conventions"). It never listens; runtime (or a test) decides.
+// those routes alone (docs/api/reader.md "Conventions"). It never listens; the runtime (or a test) decides.
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, type Clock, type Store } from '@murmur/platform';
+import { createHttpApp } from '@murmur/http';
+import type { ServiceHttpOptions } from '@murmur/runtime';
 import type { ReaderContext } from './domain/context.js';
 import { registerEntryRoutes } from './routes/entries.js';
 import { registerExtractRoutes } from './routes/extract.js';
@@ -15,18 +16,9 @@ import { registerSetRoutes } from './routes/sets.js';
 import { registerSubscriptionRoutes } from './routes/subscriptions.js';
 import { registerTaggingRoutes } from './routes/taggings.js';
 
-export async function buildReaderApp(
-  ctx: ReaderContext,
-  store: Store,
-  clock: Clock,
-): Promise<FastifyInstance> {
+export async function buildReaderApp(ctx: ReaderContext, http: ServiceHttpOptions): Promise<FastifyInstance> {
   const app = await createHttpApp({
-    service: 'reader',
-    logger: ctx.logger,
-    config: ctx.config,
-    bus: ctx.bus,
-    store,
-    clock,
+    ...http,
     // 401s challenge with `Bearer realm="service"`, as Feedbin clients have always been answered.
     auth: { realm: 'service' },
     // The extracted-content address stands in for Feedbin's extract service, not its API: its errors

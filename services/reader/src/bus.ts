@@ -4,7 +4,7 @@
 // (evt.identity.token.revoked) are listened to by the platform's Authenticator, and the requests the
 // reader makes (identity.users.get, identity.mail.send) are in the jobs that make them.
 import { reader } from '@murmur/contracts';
-import type { Subscription } from '@murmur/platform';
+import type { Subscription } from '@murmur/bus';
 import type { ReaderContext } from './domain/context.js';
 import { followWebFeed, unfollowWebFeed, webEntriesOf, webFollowsOf } from './domain/microsub-follows.js';
 import { recapCapabilities } from './domain/recap.js';

@@ -1,7 +1,7 @@
 // The reader's environment: the base variables every service reads, its port, and its own settings.
 // Each variable is described in services/reader/README.md and docs/configuration.md.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
 
 export const readerConfigSchema = z
   .object({

@@ -1,20 +1,14 @@
 // The reader service: the hosted feed reader (Feedbin-style API), feed polling, highlights and recaps.
-import {
-  ConcurrencyLimit,
-  createSafeFetcher,
-  JobQueue,
-  outboundPolicyFromConfig,
-  type Resolver,
-  type ServiceDefinition,
-  type Subscription,
-} from '@murmur/platform';
+import { ConcurrencyLimit } from '@murmur/core';
+import type { Resolver } from '@murmur/fetch';
+import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildReaderApp } from './app.js';
 import { wireBus } from './bus.js';
 import { readerConfigSchema, type ReaderConfig } from './config.js';
 import { ReaderClock } from './domain/clock.js';
 import type { ReaderContext } from './domain/context.js';
-import { UserStates } from './domain/states.js';
 import { ExtractLinks } from './domain/extracts.js';
+import { UserStates } from './domain/states.js';
 import { createLlmSummariser } from './domain/summariser.js';
 import { UserViews } from './domain/views.js';
 import { FeedFetcher } from './feeds/fetcher.js';
@@ -40,64 +34,41 @@ export interface ReaderServiceOptions {
 const DONE_JOB_RETENTION_MS = 60 * 60_000;
 
 export function createReaderService(options: ReaderServiceOptions = {}): ServiceDefinition<ReaderConfig> {
-  return {
+  return defineService({
     name: 'reader',
-    configSchema: readerConfigSchema,
-    async create({ config, logger, store, bus, clock }) {
-      const readerStore = new ReaderStore(store);
-      await readerStore.createIndexes();
-      const readerClock = new ReaderClock(clock);
-      const jobs = new JobQueue(store, {
-        service: 'reader',
-        logger,
-        clock,
-        pollIntervalMs: options.jobPollIntervalMs,
-        doneRetentionMs: DONE_JOB_RETENTION_MS,
-      });
-      const rawFetcher = createSafeFetcher({
-        policy: outboundPolicyFromConfig(config),
-        baseUrl: config.PUBLIC_URL,
-        ...(options.lookup ? { lookup: options.lookup } : {}),
-      });
-      const states = new UserStates(readerStore, () => readerClock.nowDate());
+    config: readerConfigSchema,
+    jobs: { pollIntervalMs: options.jobPollIntervalMs, doneRetentionMs: DONE_JOB_RETENTION_MS },
+    async context(rt) {
+      const { config, logger, bus, jobs } = rt;
+      const store = new ReaderStore(rt.store);
+      await store.createIndexes();
+      const clock = new ReaderClock(rt.clock);
+      const rawFetcher = rt.fetcher({ lookup: options.lookup });
+      const states = new UserStates(store, () => clock.nowDate());
       const ctx: ReaderContext = {
         config,
-        store: readerStore,
+        store,
         bus,
         jobs,
         logger,
-        clock: readerClock,
+        clock,
         states,
-        views: new UserViews(readerStore, states, config.READER_VIEW_CACHE_USERS),
+        views: new UserViews(store, states, config.READER_VIEW_CACHE_USERS),
         fetcher: new FeedFetcher(rawFetcher, new ConcurrencyLimit(config.READER_FETCH_PER_HOST)),
         rawFetcher,
         summariser: createLlmSummariser(config, rawFetcher, logger),
         extractLinks: config.READER_EXTRACTED_CONTENT
-          ? await ExtractLinks.open(readerStore, config.PUBLIC_URL)
+          ? await ExtractLinks.open(store, config.PUBLIC_URL)
           : null,
       };
-      registerReaderJobs(ctx);
-      const app = await buildReaderApp(ctx, store, clock);
-      const scheduler = new Scheduler(ctx, options.schedulerIntervalMs ?? 30_000);
       options.onContext?.(ctx);
-
-      let answering: Subscription[] = [];
-      return {
-        app,
-        async start() {
-          answering = await wireBus(ctx);
-          await jobs.start();
-          scheduler.start();
-        },
-        async stop() {
-          await scheduler.stop();
-          await jobs.stop();
-          await Promise.all(answering.map((s) => s.unsubscribe()));
-          await rawFetcher.close();
-        },
-      };
+      return ctx;
     },
-  };
+    registerJobs: registerReaderJobs,
+    app: buildReaderApp,
+    wireBus,
+    workers: (ctx) => [new Scheduler(ctx, options.schedulerIntervalMs ?? 30_000)],
+  });
 }
 
 export const readerService = createReaderService();

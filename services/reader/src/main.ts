@@ -1,5 +1,5 @@
 // Standalone reader process.
-import { runServiceMain } from '@murmur/platform';
+import { runServiceMain } from '@murmur/runtime';
 import { readerService } from './index.js';
 
 await runServiceMain(readerService);

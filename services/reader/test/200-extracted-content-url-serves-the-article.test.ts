@@ -3,9 +3,11 @@
 // service, it answers the article behind the link (extracted by the real feeds service over the bus,
 // sanitised), once per entry however often it is opened. A wrong signature, another entry's signature,
 // an entry without a link and a page without an article each answer 404.
+import type { BaseConfig } from '@murmur/core';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { openStore, startService, type RunningService, type Store } from '@murmur/platform';
-import { send, testLogger } from '@murmur/platform/testing';
+import { openStore, startService, type RunningService } from '@murmur/runtime';
+import { type Store } from '@murmur/store';
+import { send, testLogger } from '@murmur/testing';
 import { createFeedsService } from '@murmur/feeds';
 import { ExtractLinks } from '../src/domain/extracts.js';
 import { startFeedServer, type FeedServer } from './feed-server.js';
@@ -32,7 +34,7 @@ const FEED = `<?xml version="1.0"?><rss version="2.0"><channel><title>News</titl
 
 let h: Harness;
 let pages: FeedServer;
-let feedsService: RunningService<unknown>;
+let feedsService: RunningService<BaseConfig>;
 let feedsStore: Store;
 let ann: TestUser;
 let entries: Array<{ id: number; title: string; extracted_content_url: string | null }>;

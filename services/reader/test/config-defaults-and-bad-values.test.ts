@@ -1,6 +1,6 @@
 // The reader's configuration: documented defaults, and every bad value named in one ConfigError.
 import { describe, expect, test } from '@jest/globals';
-import { ConfigError, loadConfig } from '@murmur/platform';
+import { ConfigError, loadConfig } from '@murmur/core';
 import { readerConfigSchema } from '../src/index.js';
 
 describe('reader configuration', () => {

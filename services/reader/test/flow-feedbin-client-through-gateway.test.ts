@@ -8,14 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { startTestGateway, type TestGateway } from '@murmur/gateway/testing';
 import { identityService } from '@murmur/identity';
-import { connectBus, type Bus } from '@murmur/platform';
-import {
-  send,
-  testLogger,
-  testServices,
-  type TestServices,
-  type WireResponse,
-} from '@murmur/platform/testing';
+import { type Bus } from '@murmur/bus';
+import { connectBus } from '@murmur/runtime';
+import { send, testLogger, testServices, type TestServices, type WireResponse } from '@murmur/testing';
 import { createReaderService, type ReaderContext } from '../src/index.js';
 import { rssWithItems, startFeedServer, type FeedServer } from './feed-server.js';
 

@@ -252,7 +252,7 @@ describe('defects found by this harness, now fixed (regression tests)', () => {
   });
 
   // Defect: deeply nested markup in entry content costs depth² in the sanitiser's HTML parser (see
-  // libs/platform/test/fuzz/sanitize-html.test.ts); a feed entry may be 5 MB, so one poll can stall
+  // libs/fetch/test/fuzz/sanitize-html.test.ts); a feed entry may be 5 MB, so one poll can stall
   // the reader for minutes. Now capped first (capHtmlNesting from the platform).
   it('JSON Feed content of nested <div>', async () => {
     const shape = nesting('<div>', '</div>', 'x');

@@ -5,14 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
 import { mail } from '@murmur/contracts';
-import {
-  connectBus,
-  openStore,
-  startService,
-  type Bus,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { connectBus, openStore, startService, type RunningService } from '@murmur/runtime';
+import { type Store } from '@murmur/store';
 import {
   send,
   startFakeIdentity,
@@ -20,7 +15,7 @@ import {
   testLogger,
   type FakeIdentity,
   type WireResponse,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import {
   createReaderService,
   type ReaderConfig,
@@ -199,7 +194,7 @@ export async function startReader(
 }
 
 /** `Authorization: Basic` for a login and app token. */
-export { basicAuth as basic } from '@murmur/platform/testing';
+export { basicAuth as basic } from '@murmur/testing';
 
 export interface ReaderWithFeedServer {
   h: Harness;

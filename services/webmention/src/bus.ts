@@ -2,7 +2,7 @@
 // ours, and whose; which links our posts make). It publishes its own events through the outbox
 // (domain/events.ts), never from here.
 import { publishing } from '@murmur/contracts';
-import type { Subscription } from '@murmur/platform';
+import type { Subscription } from '@murmur/bus';
 import type { WebmentionContext } from './domain/context.js';
 import { applyPostEvent } from './domain/posts.js';
 import { applySiteEvent } from './domain/targets.js';

@@ -2,7 +2,7 @@
 // API (blocked source hosts) and the limits of receiving, verifying and sending. services/webmention/
 // README.md describes each variable.
 import { z } from 'zod';
-import { adminTokenVar, baseConfigShape, envVar, serviceConfigShape } from '@murmur/platform';
+import { adminTokenVar, baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
 
 export const webmentionConfigSchema = z.object({
   ...baseConfigShape,

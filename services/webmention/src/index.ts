@@ -1,16 +1,9 @@
 // The webmention service: receives webmentions for users' sites and posts, verifies them in the
 // background, answers GET /webmention in three formats, lets users and the operator moderate, and
 // sends webmentions for Murmur's own posts.
-import {
-  createLimits,
-  createOutbox,
-  createSafeFetcher,
-  JobQueue,
-  outboundPolicyFromConfig,
-  type Resolver,
-  type ServiceDefinition,
-  type Subscription,
-} from '@murmur/platform';
+import type { Resolver } from '@murmur/fetch';
+import { createLimits } from '@murmur/http';
+import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildWebmentionApp } from './app.js';
 import { wireBus } from './bus.js';
 import { webmentionConfigSchema, type WebmentionConfig } from './config.js';
@@ -39,69 +32,36 @@ export interface WebmentionServiceOptions {
 export function createWebmentionService(
   options: WebmentionServiceOptions = {},
 ): ServiceDefinition<WebmentionConfig> {
-  return {
+  return defineService({
     name: 'webmention',
-    configSchema: webmentionConfigSchema,
-    async create({ config, logger, store, bus, clock }) {
-      const wmStore = new WebmentionStore(store);
-      await wmStore.createIndexes();
-      const jobs = new JobQueue(store, {
-        service: 'webmention',
-        logger,
-        clock,
-        ...(options.jobPollIntervalMs === undefined ? {} : { pollIntervalMs: options.jobPollIntervalMs }),
-        ...(options.jobBackoffBaseMs === undefined ? {} : { backoffBaseMs: options.jobBackoffBaseMs }),
-      });
-      const fetcher = createSafeFetcher({
-        policy: outboundPolicyFromConfig(config),
-        baseUrl: config.PUBLIC_URL,
-        ...(options.lookup ? { lookup: options.lookup } : {}),
-      });
-      const outbox = createOutbox({
-        store,
-        bus,
-        logger,
-        service: 'webmention',
-        now: () => clock.now(),
-        ...(options.outboxPollIntervalMs === undefined
-          ? {}
-          : { pollIntervalMs: options.outboxPollIntervalMs }),
-      });
-      const ctx: WebmentionContext = {
+    config: webmentionConfigSchema,
+    jobs: { pollIntervalMs: options.jobPollIntervalMs, backoffBaseMs: options.jobBackoffBaseMs },
+    runJobs: options.runJobs,
+    outbox: (_config, clock) => ({ now: () => clock.now(), pollIntervalMs: options.outboxPollIntervalMs }),
+    async context(rt) {
+      const { config, logger, bus, jobs, clock } = rt;
+      const store = new WebmentionStore(rt.store);
+      await store.createIndexes();
+      return {
         config,
         logger,
-        store: wmStore,
+        store,
         bus,
-        outbox,
+        outbox: rt.outbox,
         jobs,
-        fetcher,
+        fetcher: rt.fetcher({ lookup: options.lookup }),
         clock,
-        limits: createLimits(store, clock, {
+        limits: createLimits(rt.store, clock, {
           perSourceHost: { max: config.WEBMENTION_PER_SOURCE_HOST_PER_HOUR, windowMs: 3_600_000 },
         }),
         responses: new ResponseCache(),
         hostTurns: new HostTurns(),
-      };
-      registerWebmentionJobs(jobs, ctx);
-      const app = await buildWebmentionApp(ctx, store);
-
-      let subscriptions: Subscription[] = [];
-      return {
-        app,
-        async start() {
-          await outbox.start();
-          subscriptions = await wireBus(ctx);
-          if (options.runJobs !== false) await jobs.start();
-        },
-        async stop() {
-          if (options.runJobs !== false) await jobs.stop();
-          for (const subscription of subscriptions.reverse()) await subscription.unsubscribe();
-          await outbox.stop();
-          await fetcher.close();
-        },
-      };
+      } satisfies WebmentionContext;
     },
-  };
+    registerJobs: (ctx, jobs) => registerWebmentionJobs(jobs, ctx),
+    app: buildWebmentionApp,
+    wireBus,
+  });
 }
 
 export const webmentionService = createWebmentionService();

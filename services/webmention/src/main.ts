@@ -1,5 +1,5 @@
 // Standalone webmention process.
-import { runServiceMain } from '@murmur/platform';
+import { runServiceMain } from '@murmur/runtime';
 import { webmentionService } from './index.js';
 
 await runServiceMain(webmentionService);

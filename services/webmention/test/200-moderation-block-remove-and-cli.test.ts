@@ -2,7 +2,7 @@
 // neutral 400 and its shown mentions leave; a user lists the mentions of their own sites, removes one
 // (another user's is not found) and blocks a host for their own sites only.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { adminClient } from '../../../cli/src/admin-client.js';
 import { runAdminCommand } from '../../../cli/src/commands.js';
 import { ADA_POST, ADMIN_TOKEN, hEntry, startHarness, withSites, type Harness } from './harness.js';

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { identity } from '@murmur/contracts';
-import { eventually, sendOverWire } from '@murmur/platform/testing';
+import { eventually, sendOverWire } from '@murmur/testing';
 import { ADA, hEntry, startHarness, type Harness } from './harness.js';
 
 const require = createRequire(import.meta.url);

@@ -3,7 +3,7 @@
 // URLs resolved against the final URL) and sent source=permalink, target=link. The discovery cases
 // follow the public webmention discovery test suite, against a local server.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { startHarness, type Harness } from './harness.js';
 import type { Answer, Received } from './sources.js';
 

@@ -3,7 +3,7 @@
 // fallbacks; content sanitised (a <script> never reaches any output) and cut at 2,000 characters;
 // the published date. Re-verifying an unchanged source keeps the wm-id and announces nothing new.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { ADA_POST, hEntry, startHarness, withSites, type Harness } from './harness.js';
 
 describe('verification: parsing the source', () => {

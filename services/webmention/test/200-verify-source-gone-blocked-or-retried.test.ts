@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually } from '@murmur/platform/testing';
+import { eventually } from '@murmur/testing';
 import { ADA_POST, hEntry, startHarness, withSites, type Harness } from './harness.js';
 
 describe('verification: sources that change, vanish, redirect or fail', () => {

@@ -1,7 +1,7 @@
 // POST /webmention accepts a valid pair with 202, an empty text/plain body and no Location, and queues
 // one verification job per pair while one is pending — whatever the encoding of the parameters.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 import { ADA_POST, startHarness, withSites, type Harness } from './harness.js';
 
 describe('POST /webmention accepted', () => {
@@ -99,7 +99,7 @@ describe('POST /webmention accepted', () => {
       url: 'https://elsewhere.example/p/9',
       contentHtml: '<p>hi</p>',
     });
-    const { eventually } = await import('@murmur/platform/testing');
+    const { eventually } = await import('@murmur/testing');
     await eventually(async () => {
       const res = await h.send(h.sources.url('erin.example', '/p9'), 'https://elsewhere.example/p/9');
       return res.statusCode === 202 ? res : undefined;

@@ -1,7 +1,7 @@
 // Every synchronous refusal of POST /webmention is a 400 text/plain one-line reason, in the order of
 // the checks, and queues nothing.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sendOverWire } from '@murmur/platform/testing';
+import { sendOverWire } from '@murmur/testing';
 import { ADA_POST, startHarness, withSites, type Harness } from './harness.js';
 
 describe('POST /webmention refused', () => {

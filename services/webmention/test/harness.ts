@@ -2,18 +2,13 @@
 // platform's fake identity for Bearer tokens, optionally the real gateway in front and the real feeds
 // service beside it, and a local source server. Sites and posts are announced on the bus as
 // publishing would; the service's own events are recorded as any consumer would see them.
+import type { BaseConfig } from '@murmur/core';
 import { randomUUID } from 'node:crypto';
 import { publishing, webmention, type EventEnvelope } from '@murmur/contracts';
-import {
-  connectBus,
-  formatOffsetTime,
-  loadConfig,
-  openStore,
-  startService,
-  type Bus,
-  type RunningService,
-  type Store,
-} from '@murmur/platform';
+import { type Bus } from '@murmur/bus';
+import { formatOffsetTime, loadConfig } from '@murmur/core';
+import { connectBus, openStore, startService, type RunningService } from '@murmur/runtime';
+import { type Store } from '@murmur/store';
 import {
   eventually,
   freePort,
@@ -21,7 +16,7 @@ import {
   startFakeIdentity,
   testLogger,
   type WireResponse,
-} from '@murmur/platform/testing';
+} from '@murmur/testing';
 import { createGateway, gatewayConfigSchema } from '@murmur/gateway';
 import { createFeedsService } from '@murmur/feeds';
 import {
@@ -139,7 +134,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const stores: Store[] = [];
   const store = await openStore('memory:', { service: 'webmention' });
   stores.push(store);
-  const running: RunningService<unknown>[] = [];
+  const running: RunningService<BaseConfig>[] = [];
   const service = await startService(
     createWebmentionService({
       jobPollIntervalMs: 20,

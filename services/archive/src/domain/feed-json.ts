@@ -1,7 +1,7 @@
 // Presenters: stored posts → JSON Feed 1.1 items and feeds (docs/api/archive.md "Feeds"). Member
 // order and presence follow docs/api/conventions.md: `title`, `date_modified`, `tags` and `image`
 // only when the post has them; `content_html` always.
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type { PostDoc } from '../store/index.js';
 
 export const JSON_FEED_VERSION = 'https://jsonfeed.org/version/1.1';

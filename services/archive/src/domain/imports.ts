@@ -8,17 +8,10 @@
 // posts, and the archive's version (its ETag) changes only when an import completes. The posts of a
 // failed import are deleted then, and again when the site's next import starts (after a crash).
 import type { Readable } from 'node:stream';
-import {
-  badRequest,
-  BlobTooLargeError,
-  conflict,
-  enqueueJob,
-  notFound,
-  payloadTooLarge,
-  randomToken,
-  type BusHeaders,
-  type Job,
-} from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { badRequest, conflict, notFound, payloadTooLarge, randomToken } from '@murmur/core';
+import { enqueueJob, type Job } from '@murmur/jobs';
+import { BlobTooLargeError } from '@murmur/store';
 import type { ImportDoc, ImportKind, PostDoc } from '../store/index.js';
 import type { ArchiveContext } from './context.js';
 import { ImportError } from './formats/errors.js';

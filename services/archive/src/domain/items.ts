@@ -4,7 +4,9 @@
 // `content_text` is never rendered as HTML), plain text, date, tags, first image and the folded
 // search terms.
 import { Parser } from 'htmlparser2';
-import { escapeHtml, parseTimestamp, sanitizeHtmlFragment } from '@murmur/platform';
+import { parseTimestamp } from '@murmur/core';
+import { sanitizeHtmlFragment } from '@murmur/fetch';
+import { escapeHtml } from '@murmur/http';
 import type { PostDoc } from '../store/index.js';
 import { postTerms } from './terms.js';
 

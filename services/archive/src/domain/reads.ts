@@ -1,7 +1,7 @@
 // The four public reads of an archive (docs/api/archive.md): recent posts, search, years and a
 // month. Each returns a view — the archive's ETag and a builder — so a conditional GET that matches
 // answers 304 without fetching a post.
-import { badRequest, notFound } from '@murmur/platform';
+import { badRequest, notFound } from '@murmur/core';
 import type { ArchiveDoc, PostDoc } from '../store/index.js';
 import type { ArchiveContext } from './context.js';
 import { feedOf, type ArchiveFeed } from './feed-json.js';

@@ -1,7 +1,8 @@
 // Who owns a site: asked of publishing over the bus (`publishing.site.get`). A site of another user
 // answers exactly like an unknown one; the operator may import into any site (docs/security.md "Authorization rules").
 import { publishing } from '@murmur/contracts';
-import { isAppError, notFound, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { isAppError, notFound } from '@murmur/core';
 import type { ArchiveContext } from './context.js';
 
 export const NO_SUCH_SITE = 'No such site.';

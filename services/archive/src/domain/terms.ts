@@ -2,7 +2,7 @@
 // removed, lower-cased — and split on anything that is not a letter or a digit. Posts store their
 // terms when imported; a query is split the same way, so `Café` finds `cafe`.
 
-import { BoundedMemo } from '@murmur/platform';
+import { BoundedMemo } from '@murmur/core';
 
 /** Longer terms are cut to this many characters, in posts and queries alike. */
 export const MAX_TERM_LENGTH = 64;

@@ -1,4 +1,4 @@
-import { handleJob } from '@murmur/platform';
+import { handleJob } from '@murmur/jobs';
 import type { ArchiveContext } from '../domain/context.js';
 import { runImport } from '../domain/imports.js';
 import { importRunJob } from '../domain/jobs.js';

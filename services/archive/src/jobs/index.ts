@@ -1,5 +1,5 @@
 // Every job of the archive service, registered on its queue with the service's context.
-import { registerJobs, type JobQueue } from '@murmur/platform';
+import { registerJobs, type JobQueue } from '@murmur/jobs';
 import type { ArchiveContext } from '../domain/context.js';
 import { importRunJobDefinition } from './import-run.js';
 

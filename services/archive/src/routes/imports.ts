@@ -9,18 +9,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import {
-  authenticatorOf,
-  badRequest,
-  busHeaders,
-  carriesAdminToken,
-  defineRoute,
-  mediaType,
-  notFound,
-  payloadTooLarge,
-  unsupportedMediaType,
-  zParam,
-} from '@murmur/platform';
+import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '@murmur/core';
+import { authenticatorOf, busHeaders, carriesAdminToken, defineRoute, mediaType, zParam } from '@murmur/http';
 import type { ArchiveContext } from '../domain/context.js';
 import type { Caller } from '../domain/sites.js';
 import {

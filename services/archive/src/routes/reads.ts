@@ -3,7 +3,7 @@
 // that is not an integer is no route (404).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, zParam } from '@murmur/platform';
+import { defineRoute, zParam } from '@murmur/http';
 import type { ArchiveContext } from '../domain/context.js';
 import {
   monthView,

@@ -1,7 +1,7 @@
 // The archive service's named queries over its own collections, and their indexes: every query the
 // service makes is here, and nothing outside this folder touches a collection (store/documents.ts has
 // the documents).
-import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/platform';
+import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/store';
 import type { ArchiveDoc, ImportDoc, PostDoc, StagedDoc } from './documents.js';
 
 export type * from './documents.js';

@@ -1,6 +1,7 @@
 // The public directory: the sites of users an operator opted in, sorted by title (case-insensitive),
 // each with the categories the operator gave.
-import { escapeHtml, notFound } from '@murmur/platform';
+import { notFound } from '@murmur/core';
+import { escapeHtml } from '@murmur/http';
 import type { FeedsContext } from './context.js';
 import { feed, V1_1 } from './feed-json.js';
 import { revisionTime } from './revisions.js';

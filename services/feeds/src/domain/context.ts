@@ -1,6 +1,10 @@
 // What every domain function receives: configuration, the store's named queries, the bus, the job
 // queue, the safe fetcher, the in-memory read model and the clock.
-import type { Bus, Clock, JobQueue, Logger, Outbox, SafeFetcher, StoreRateLimiter } from '@murmur/platform';
+import type { Bus } from '@murmur/bus';
+import type { Clock, Logger } from '@murmur/core';
+import type { SafeFetcher } from '@murmur/fetch';
+import type { StoreRateLimiter } from '@murmur/http';
+import type { JobQueue, Outbox } from '@murmur/jobs';
 import type { FeedsConfig } from '../config.js';
 import type { FeedsStore } from '../store/index.js';
 import type { FollowingCache } from './following-cache.js';

@@ -1,6 +1,7 @@
 // Presenters: feeds' documents as JSON Feed items. Version 1.1 items carry `authors` and a copy of
 // the first as `author`; version 1 items carry `author` only (docs/api/feeds.md).
-import { escapeHtml, formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
+import { escapeHtml } from '@murmur/http';
 import type { FeedAuthor, FeedItem, JsonFeed } from '../routes/schemas.js';
 import type { BookmarkDoc, PostDoc, ReadLaterDoc, WebmentionDoc } from '../store/index.js';
 import type { Profile } from './users.js';

@@ -5,7 +5,8 @@
 // event a crash left behind: published only if the edge exists with this event's creation time (a
 // follow that found the edge already there announces nothing).
 import { feeds } from '@murmur/contracts';
-import { badRequest, formatOffsetTime, notFound, type Headers } from '@murmur/platform';
+import { type Headers } from '@murmur/bus';
+import { badRequest, formatOffsetTime, notFound } from '@murmur/core';
 import type { UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import { findUserById, NO_SUCH_USER, profilesOf, userByUsernameOr404, type Profile } from './users.js';

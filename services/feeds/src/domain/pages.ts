@@ -3,7 +3,7 @@
 // Readability over linkedom and sanitised like every third-party HTML we store.
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { FETCH_LIMITS, FetchError, sanitizeHtmlFragment, type FetchResponse } from '@murmur/platform';
+import { FETCH_LIMITS, FetchError, sanitizeHtmlFragment, type FetchResponse } from '@murmur/fetch';
 import type { FeedsContext } from './context.js';
 
 export const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5';

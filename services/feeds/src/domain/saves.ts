@@ -1,16 +1,10 @@
 // Bookmarks and the read-later queue: what a user saves, the jobs that fetch the pages, archiving,
 // and the private queue token behind the two private feeds.
-import {
-  createStoreRateLimiter,
-  enqueueJob,
-  FetchBlockedError,
-  notFound,
-  randomToken,
-  sha256Hex,
-  timingSafeEqualHex,
-  tooManyRequests,
-  type Store,
-} from '@murmur/platform';
+import { notFound, randomToken, sha256Hex, timingSafeEqualHex, tooManyRequests } from '@murmur/core';
+import { FetchBlockedError } from '@murmur/fetch';
+import { createStoreRateLimiter } from '@murmur/http';
+import { enqueueJob } from '@murmur/jobs';
+import { type Store } from '@murmur/store';
 import type { BookmarkDoc, ReadLaterDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import {

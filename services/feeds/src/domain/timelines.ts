@@ -1,7 +1,7 @@
 // The public feeds built from post copies: a user's timeline (their own posts and those of everyone
 // they follow), their mentions, and the service-wide photos feed. Which posts, in which order, comes
 // from the in-memory index (domain/post-index.ts); only the page's posts are read from the store.
-import { badRequest } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
 import type { PostDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import { feed, postItem, V1_1 } from './feed-json.js';

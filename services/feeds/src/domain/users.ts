@@ -1,7 +1,7 @@
 // Users as feeds sees them: copies from identity's events, completed on demand by asking identity
 // (a user created before this service first started has no copy yet), and the cards feeds show.
 import { identity, type PublicUser } from '@murmur/contracts';
-import { notFound } from '@murmur/platform';
+import { notFound } from '@murmur/core';
 import type { SiteDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 

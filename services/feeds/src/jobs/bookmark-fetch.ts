@@ -1,4 +1,4 @@
-import { handleJob } from '@murmur/platform';
+import { handleJob } from '@murmur/jobs';
 import type { FeedsContext } from '../domain/context.js';
 import { bookmarkFetchJob } from '../domain/jobs.js';
 import { fetchBookmark } from '../domain/saves.js';

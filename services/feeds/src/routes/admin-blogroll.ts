@@ -2,7 +2,7 @@
 // take them out. Guarded by MURMUR_ADMIN_TOKEN like every /admin route.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import { addToBlogroll, removeFromBlogroll } from '../domain/blogroll.js';
 import type { FeedsContext } from '../domain/context.js';
 import { usernameParam } from './params.js';

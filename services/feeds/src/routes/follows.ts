@@ -1,7 +1,7 @@
 // The follow graph over HTTP: follow, unfollow, and whom a user follows (flags relative to the caller).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { busHeaders, defineRoute, zParam } from '@murmur/platform';
+import { busHeaders, defineRoute, zParam } from '@murmur/http';
 import type { FeedsContext } from '../domain/context.js';
 import { followByUsername, followingOf, unfollowByUsername } from '../domain/follows.js';
 import { usernameParam } from './params.js';

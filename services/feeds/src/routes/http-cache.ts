@@ -4,7 +4,7 @@
 // conditional GET that matches never builds the feed.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { formatHttpDate } from '@murmur/platform';
+import { formatHttpDate } from '@murmur/core';
 import type { FeedsContext } from '../domain/context.js';
 import type { FeedView } from '../domain/views.js';
 import type { JsonFeed } from './schemas.js';

@@ -1,6 +1,7 @@
 // Parameter shapes shared by the feeds routes.
 import { z } from 'zod';
-import { badRequest, zParam } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
+import { zParam } from '@murmur/http';
 
 export const DEFAULT_COUNT = 20;
 export const MAX_COUNT = 100;

@@ -3,7 +3,7 @@
 // the same 404 with the same headers.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import type { FeedsContext } from '../domain/context.js';
 import { privateBookmarksView, privateReadLaterView } from '../domain/saves.js';
 import { answerFeed, privateFeedHeaders } from './http-cache.js';

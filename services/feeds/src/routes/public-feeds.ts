@@ -2,7 +2,7 @@
 // service and the blogroll. Readable cross-origin (the gateway adds CORS to these routes).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import { blogrollView } from '../domain/blogroll.js';
 import type { FeedsContext } from '../domain/context.js';
 import { mentionsView, photosView, timelineView } from '../domain/timelines.js';

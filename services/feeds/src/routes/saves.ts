@@ -2,7 +2,8 @@
 // parameters from the query, a form or JSON.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, defineRoute, zParam } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
+import { defineRoute, zParam } from '@murmur/http';
 import type { FeedsContext } from '../domain/context.js';
 import {
   archive,

@@ -3,7 +3,7 @@
 // view agrees; the shapes are the route schemas' (routes/schemas.ts) and the contract's.
 import type { z } from 'zod';
 import type { PublicUser } from '@murmur/contracts';
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type {
   accountSchema,
   accountWithoutTokenSchema,

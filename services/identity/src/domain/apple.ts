@@ -6,15 +6,9 @@
 // address in the request body is anybody's word, and an account holding it would receive that
 // person's sign-in links (docs/security.md).
 import { errors as joseErrors, jwtVerify, type JSONWebKeySet } from 'jose';
-import {
-  badRequest,
-  FETCH_LIMITS,
-  outboundPolicyFromConfig,
-  safeFetch,
-  serviceUnavailable,
-  unauthorized,
-  type BusHeaders,
-} from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { badRequest, serviceUnavailable, unauthorized } from '@murmur/core';
+import { FETCH_LIMITS, outboundPolicyFromConfig, safeFetch } from '@murmur/fetch';
 import type { IdentityConfig } from '../config.js';
 import type { UserDoc } from '../store/index.js';
 import { AppleKeysUnavailableError } from './apple-keys.js';

@@ -1,6 +1,7 @@
 // Apps registered by the operator. A sign-in link only ever points at a redirect URL registered
 // here, so /account/signin cannot be used to mail people links to arbitrary sites.
-import { badRequest, conflict, DuplicateKeyError, notFound } from '@murmur/platform';
+import { badRequest, conflict, notFound } from '@murmur/core';
+import { DuplicateKeyError } from '@murmur/store';
 import { appView, type AppJson } from './app-json.js';
 import type { AppDoc } from '../store/index.js';
 import type { IdentityContext } from './context.js';

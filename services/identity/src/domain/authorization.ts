@@ -4,7 +4,8 @@
 // the PKCE challenge from the stored request, never from the form.
 import { createHash } from 'node:crypto';
 import { SCOPES } from '@murmur/contracts';
-import { badRequest, randomToken, sha256Hex, timingSafeEqualHex, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { badRequest, randomToken, sha256Hex, timingSafeEqualHex } from '@murmur/core';
 import type { AuthCodeDoc, AuthRequestDoc, UserDoc } from '../store/index.js';
 import type { ClientInfo } from './client-info.js';
 import type { IdentityContext } from './context.js';

@@ -3,7 +3,8 @@
 // `Link: <…>; rel="redirect_uri"` headers. Fetched through the safe fetcher with the client_id
 // budget (docs/security.md) and remembered for a day, so a busy screen does not hammer the client.
 import { mf2 } from 'microformats-parser';
-import { FETCH_LIMITS, FetchError, type Clock, type Logger, type SafeFetcher } from '@murmur/platform';
+import { type Clock, type Logger } from '@murmur/core';
+import { FETCH_LIMITS, FetchError, type SafeFetcher } from '@murmur/fetch';
 import { isLoopbackHost, sameUrl } from './indieauth-urls.js';
 
 export interface ClientInfo {

@@ -1,5 +1,7 @@
 // What the domain functions work with. Built once per service instance (index.ts).
-import type { Bus, Clock, JobQueue, Logger, Outbox } from '@murmur/platform';
+import type { Bus } from '@murmur/bus';
+import type { Clock, Logger } from '@murmur/core';
+import type { JobQueue, Outbox } from '@murmur/jobs';
 import type { IdentityConfig } from '../config.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { IdentityStore } from '../store/index.js';

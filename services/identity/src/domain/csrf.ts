@@ -3,7 +3,7 @@
 // (and the form) it was made for. The secret is made on first start and kept in identity's store, so
 // every replica computes the same tokens without any configuration.
 import { createHmac } from 'node:crypto';
-import { randomToken, sha256Hex, timingSafeEqualHex } from '@murmur/platform';
+import { randomToken, sha256Hex, timingSafeEqualHex } from '@murmur/core';
 import type { IdentityStore } from '../store/index.js';
 
 const SECRET_NAME = 'csrf';

@@ -2,7 +2,8 @@
 // outage never loses an announcement: a user created while NATS was down still gets a site once it is back.
 // Event ids are derived from the change, so a retried operation records the same event, not a second one.
 import { identity } from '@murmur/contracts';
-import { eventIdFor, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { eventIdFor } from '@murmur/jobs';
 import type { AppTokenDoc, UserDoc } from '../store/index.js';
 import { publicUser } from './account-json.js';
 import type { IdentityContext } from './context.js';

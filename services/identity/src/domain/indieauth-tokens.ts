@@ -2,7 +2,8 @@
 // SHA-256 only. Revocation is announced on the bus like app tokens', so every service's cache drops
 // the token at once. `activeToken` answers for both kinds: every check of a Bearer token goes through it.
 import { SCOPES } from '@murmur/contracts';
-import { badRequest, randomToken, sha256Hex, unauthorized, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { badRequest, randomToken, sha256Hex, unauthorized } from '@murmur/core';
 import type { AuthCodeDoc } from '../store/index.js';
 import type { ActiveToken } from './active-token.js';
 import type { IdentityContext } from './context.js';

@@ -2,7 +2,7 @@
 // the domain imports this file to enqueue them, and each `jobs/<job>.ts` attaches the handler.
 import { z } from 'zod';
 import { mail } from '@murmur/contracts';
-import { declareJob } from '@murmur/platform';
+import { declareJob } from '@murmur/jobs';
 
 const signinEmailPayload = z.object({
   userId: z.number().int().positive(),

@@ -3,7 +3,9 @@
 // else per client address. Store-backed through the platform's limits, so every replica counts
 // against the same allowance; sliding windows, so a burst across a window boundary still counts as
 // one burst. The names are the counters' names in the store: they stay as they were deployed.
-import { createLimits, sha256Hex, type Clock, type Limits, type Store } from '@murmur/platform';
+import { sha256Hex, type Clock } from '@murmur/core';
+import { createLimits, type Limits } from '@murmur/http';
+import { type Store } from '@murmur/store';
 import type { IdentityConfig } from '../config.js';
 
 const HOUR_MS = 3_600_000;

@@ -1,6 +1,7 @@
 // The operator's account work (/admin/users…): create, list, show and edit accounts, issue and list
 // their app tokens. Every answer is a presenter's shape; unknown ids are 404.
-import { badRequest, conflict, notFound, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { badRequest, conflict, notFound } from '@murmur/core';
 import type { ProfileFields, UserDoc } from '../store/index.js';
 import { adminUserView, createdUserView, type AdminUserJson, type CreatedUserJson } from './account-json.js';
 import type { IdentityContext } from './context.js';

@@ -1,7 +1,7 @@
 // Mail other services hand to identity (the reader's weekly recap): identity owns the mailer and its
 // configuration, so they ask over the bus. The message is queued as a job, so the asking service is
 // answered at once and delivery is retried like sign-in mail.
-import { enqueueJob } from '@murmur/platform';
+import { enqueueJob } from '@murmur/jobs';
 import type { mail } from '@murmur/contracts';
 import type { IdentityContext } from './context.js';
 import { relayedMailSendJob } from './jobs.js';

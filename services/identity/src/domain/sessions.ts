@@ -1,6 +1,6 @@
 // Browser sessions created by /account/signin/web. The cookie carries a random id; the store keeps
 // only its hash. The IndieAuth consent screen reads the same sessions.
-import { randomToken, sha256Hex } from '@murmur/platform';
+import { randomToken, sha256Hex } from '@murmur/core';
 import type { UserDoc } from '../store/index.js';
 import type { IdentityContext } from './context.js';
 

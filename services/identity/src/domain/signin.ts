@@ -2,7 +2,8 @@
 // once at /account/verify for an app token. The request only enqueues a job; the token is created
 // inside the job, so the raw token never sits in the store (the job payload holds ids only) and the
 // HTTP answer does not depend on SMTP.
-import { enqueueJob, randomToken, sha256Hex, unauthorized } from '@murmur/platform';
+import { randomToken, sha256Hex, unauthorized } from '@murmur/core';
+import { enqueueJob } from '@murmur/jobs';
 import { signinEmail } from '../mail/signin-email.js';
 import type { SigninPurpose, UserDoc } from '../store/index.js';
 import { accountObject, type AccountWithTokenJson } from './account-json.js';

@@ -1,7 +1,7 @@
 // Presenter of an app token as the operator sees it, in the shape of routes/schemas.ts
 // `tokenInfoSchema`: never the token, nor its hash.
 import type { z } from 'zod';
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type { tokenInfoSchema } from '../routes/schemas.js';
 import type { AppTokenDoc } from '../store/index.js';
 

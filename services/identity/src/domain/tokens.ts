@@ -1,6 +1,7 @@
 // App tokens: long-lived, full user rights, shown once, stored as SHA-256 only. Revocation is
 // announced so every service's verification cache drops the token at once.
-import { randomToken, sha256Hex, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { randomToken, sha256Hex } from '@murmur/core';
 import type { AppTokenDoc, UserDoc } from '../store/index.js';
 import type { IdentityContext } from './context.js';
 import { announceTokenRevoked } from './events.js';

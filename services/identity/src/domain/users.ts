@@ -1,6 +1,8 @@
 // Creating accounts and changing profiles. Every creation, whatever the path (operator, Apple),
 // announces itself with `evt.identity.user.created` so other services can set up their side.
-import { DuplicateKeyError, unauthorized, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { unauthorized } from '@murmur/core';
+import { DuplicateKeyError } from '@murmur/store';
 import type { ProfileFields, UserDoc } from '../store/index.js';
 import { accountObject, type AccountJson } from './account-json.js';
 import type { IdentityContext } from './context.js';

@@ -7,7 +7,7 @@
 // (HttpOnly, SameSite=Strict, on this path only) and its form carries an HMAC of that cookie. A
 // cross-site form has neither the cookie (SameSite) nor a way to read the HMAC (the page cannot be
 // framed or read across origins).
-import { randomToken, sha256Hex } from '@murmur/platform';
+import { randomToken, sha256Hex } from '@murmur/core';
 import type { IdentityContext } from './context.js';
 import { csrfToken, csrfTokenValid } from './csrf.js';
 import { startWebSession } from './sessions.js';

@@ -2,7 +2,7 @@
 // backoff, and after the last attempt they have to ask again (the sign-in request itself was already
 // answered 200, so nothing tells them). The token is made inside the job, so the raw token never
 // sits in the queue; a run after an expired lease mails a second, equally valid link.
-import { handleJob } from '@murmur/platform';
+import { handleJob } from '@murmur/jobs';
 import type { IdentityContext } from '../domain/context.js';
 import { signinEmailSendJob } from '../domain/jobs.js';
 import { sendSigninEmail } from '../domain/signin.js';

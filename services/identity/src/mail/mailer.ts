@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import type { Logger } from '@murmur/platform';
+import type { Logger } from '@murmur/core';
 
 export interface MailMessage {
   to: string;

@@ -1,6 +1,6 @@
 // The sign-in email. The mobile template is read on the phone that has the app, so it leads with a
 // button that opens the app link; the desktop one leads with the link itself.
-import { escapeHtml } from '@murmur/platform';
+import { escapeHtml } from '@murmur/http';
 import type { MailMessage } from './mailer.js';
 
 const SUBJECT = 'Sign in to Murmur';

@@ -1,7 +1,7 @@
 // POST /account/apple — Sign in with Apple (docs/api/identity.md).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { busHeaders, defineRoute } from '@murmur/platform';
+import { busHeaders, defineRoute } from '@murmur/http';
 import { signInWithApple } from '../domain/apple.js';
 import type { IdentityContext } from '../domain/context.js';
 import { optionalText, requiredText } from './params.js';

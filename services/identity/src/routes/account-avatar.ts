@@ -2,7 +2,7 @@
 // the name alone, so it is served for any well-formed username: existence is not revealed.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import { identiconSvg } from '../domain/identicon.js';
 
 export function registerAvatarRoute(scope: FastifyInstance): void {

@@ -1,7 +1,7 @@
 // GET /account/me (beyond the interface): the account of the Bearer token, checked through the
 // platform's auth hook like any other service would — so it also proves revocation reaches that hook.
 import type { FastifyInstance } from 'fastify';
-import { defineRoute, hasScope, InsufficientScopeError } from '@murmur/platform';
+import { defineRoute, hasScope, InsufficientScopeError } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import { currentAccount } from '../domain/users.js';
 import { accountWithoutTokenSchema } from './schemas.js';

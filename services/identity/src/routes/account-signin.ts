@@ -2,7 +2,8 @@
 // request, whether or not the address has an account.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, defineRoute, zParam } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
+import { defineRoute, zParam } from '@murmur/http';
 import { signinTarget } from '../domain/apps.js';
 import type { IdentityContext } from '../domain/context.js';
 import { parseEmail } from '../domain/emails.js';

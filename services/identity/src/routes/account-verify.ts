@@ -1,7 +1,8 @@
 // POST /account/verify — exchange a sign-in token (or present an app token) for the account object.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, bearerToken, defineRoute } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
+import { bearerToken, defineRoute } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import { exchangeToken } from '../domain/signin.js';
 import { optionalText } from './params.js';

@@ -4,7 +4,7 @@
 // are pages.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import {
   readCookie,

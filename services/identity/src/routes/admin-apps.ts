@@ -1,7 +1,7 @@
 // Operator API for registered apps: the only places a sign-in link may send someone.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, zParam } from '@murmur/platform';
+import { defineRoute, zParam } from '@murmur/http';
 import { deleteApp, listApps, registerApp } from '../domain/apps.js';
 import type { IdentityContext } from '../domain/context.js';
 import { requiredText } from './params.js';

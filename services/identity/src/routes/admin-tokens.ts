@@ -2,7 +2,8 @@
 // bus so every service's verification cache drops the token at once.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { busHeaders, defineRoute, notFound, zParam } from '@murmur/platform';
+import { notFound } from '@murmur/core';
+import { busHeaders, defineRoute, zParam } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import { revokeAppToken } from '../domain/tokens.js';
 import { requiredText } from './params.js';

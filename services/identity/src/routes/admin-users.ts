@@ -1,7 +1,7 @@
 // Operator API for accounts: create, list, show, edit; issue and list a user's app tokens.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { busHeaders, defineRoute, zParam } from '@murmur/platform';
+import { busHeaders, defineRoute, zParam } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import {
   accountTokens,

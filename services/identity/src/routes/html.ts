@@ -2,7 +2,7 @@
 // `html\`…\`` is escaped unless it is itself the result of `html`, so client-supplied text (an app's
 // name, a client_id, a state) can never become markup.
 import type { FastifyReply } from 'fastify';
-import { escapeHtml, HTML_PAGE_HEADERS } from '@murmur/platform';
+import { escapeHtml, HTML_PAGE_HEADERS } from '@murmur/http';
 
 export class SafeHtml {
   constructor(readonly text: string) {}

@@ -3,7 +3,7 @@
 // person, never JSON and never a redirect to an untrusted URI.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import {
   decideAuthorization,
   openAuthorizationRequest,

@@ -3,7 +3,8 @@
 // JSON `{error, error_description}`; nothing here is ever cached.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, bearerToken, busHeaders, defineRoute } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
+import { bearerToken, busHeaders, defineRoute } from '@murmur/http';
 import {
   redeemForIdentity,
   redeemForToken,

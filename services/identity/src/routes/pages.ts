@@ -1,7 +1,7 @@
 // Identity's own small HTML pages. Everything interpolated is escaped; the platform's page headers
 // (nosniff, no framing, strict CSP) always go with them.
 import type { FastifyReply } from 'fastify';
-import { escapeHtml, HTML_PAGE_HEADERS } from '@murmur/platform';
+import { escapeHtml, HTML_PAGE_HEADERS } from '@murmur/http';
 
 export function sendPage(
   reply: FastifyReply,

@@ -4,7 +4,7 @@
 // Microsub readers find the microsub endpoint the same way.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, escapeHtml, HTML_PAGE_HEADERS } from '@murmur/platform';
+import { defineRoute, escapeHtml, HTML_PAGE_HEADERS } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import { profilePage } from '../domain/profile.js';
 import { html, page, sendHtml } from './html.js';

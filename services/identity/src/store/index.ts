@@ -1,7 +1,7 @@
 // Identity's own collections, their indexes and the named queries the domain needs (nothing else
 // touches the collections). Secrets (app tokens, sign-in tokens, session ids, IndieAuth requests,
 // codes and access tokens) are only ever stored as SHA-256 hex, and looked up by that hash.
-import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/platform';
+import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/store';
 import type {
   DefaultSiteCopy,
   UserDoc,

@@ -1,6 +1,6 @@
 // `action=channels`: the four channels in order, with an integer `unread` on the tracked ones.
 import type { z } from 'zod';
-import type { BusHeaders } from '@murmur/platform';
+import type { BusHeaders } from '@murmur/bus';
 import type { channelsSchema } from '../routes/schemas.js';
 import { CHANNELS } from './channels.js';
 import type { MicrosubContext } from './context.js';

@@ -1,7 +1,7 @@
 // The four fixed channels (docs/api/microsub.md "Channels"): which feeds timeline fills each, and
 // which keep read state. Their order is the order clients show; Monocle opens the first.
 import type { feeds } from '@murmur/contracts';
-import { notFound } from '@murmur/platform';
+import { notFound } from '@murmur/core';
 
 export interface Channel {
   uid: string;

@@ -1,5 +1,6 @@
 // What every domain function receives: configuration, the store's named queries, the bus and the clock.
-import type { Bus, Clock, Logger } from '@murmur/platform';
+import type { Bus } from '@murmur/bus';
+import type { Clock, Logger } from '@murmur/core';
 import type { MicrosubConfig } from '../config.js';
 import type { MicrosubStore } from '../store.js';
 

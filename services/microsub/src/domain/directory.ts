@@ -3,7 +3,8 @@
 // the rules that turn a name, a URL or a query into users. No outbound request is ever made.
 import type { z } from 'zod';
 import { identity, type EventEnvelope, type PublicUser, type publishing } from '@murmur/contracts';
-import { isAppError, notFound, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { isAppError, notFound } from '@murmur/core';
 import type { feedSchema } from '../routes/schemas.js';
 import type { DirectorySiteDoc, DirectoryUserDoc } from '../store.js';
 import type { MicrosubContext } from './context.js';

@@ -4,7 +4,8 @@
 // on the open web through the reader (reader.webfollow.*), whose discovery fetches it safely.
 import type { z } from 'zod';
 import { feeds, reader } from '@murmur/contracts';
-import { badRequest, isAppError, notFound, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { badRequest, isAppError, notFound } from '@murmur/core';
 import type { followListSchema } from '../routes/schemas.js';
 import type { MicrosubContext } from './context.js';
 

@@ -5,7 +5,7 @@
 // A cursor is `<ms>.<id>` in base 36, optionally followed by `.<hint>`: an opaque feeds cursor at or
 // newer than the position, so the next older page starts there instead of at the top. Clients treat
 // the whole string as opaque.
-import { badRequest } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
 import type { Position } from '../store.js';
 
 export type { Position } from '../store.js';

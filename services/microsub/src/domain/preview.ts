@@ -2,7 +2,7 @@
 // without read state. Read from the user's own feeds timeline, keeping only their posts (bounded by
 // MICROSUB_SCAN_LIMIT like every walk).
 import type { z } from 'zod';
-import type { BusHeaders } from '@murmur/platform';
+import type { BusHeaders } from '@murmur/bus';
 import type { entrySchema } from '../routes/schemas.js';
 import type { MicrosubContext } from './context.js';
 import { resolveUser } from './directory.js';

@@ -4,7 +4,8 @@
 // Counts are computed from the timeline's positions when asked (feeds.timeline.positions: no post
 // bodies), so a mark is reflected by the very next request.
 import type { feeds } from '@murmur/contracts';
-import { internalError, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { internalError } from '@murmur/core';
 import type { ChannelState, ChannelStateDoc } from '../store.js';
 import type { Channel } from './channels.js';
 import type { MicrosubContext } from './context.js';

@@ -3,7 +3,8 @@
 // a cursor, and hands each item to a visitor until it says stop, the timeline ends or the scan limit
 // (MICROSUB_SCAN_LIMIT) is reached: the one way this service reads a timeline.
 import { feeds, reader } from '@murmur/contracts';
-import { isAppError, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { isAppError } from '@murmur/core';
 import type { MicrosubContext } from './context.js';
 import {
   invalidCursor,

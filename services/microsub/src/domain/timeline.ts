@@ -3,7 +3,8 @@
 // hint feeds gave for the page, so paging deep costs what the page costs; newer pages (`after`) are
 // read from the top down to the cursor, since those are the few items that arrived since.
 import type { z } from 'zod';
-import { badRequest, type BusHeaders } from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { badRequest } from '@murmur/core';
 import type { timelineSchema } from '../routes/schemas.js';
 import type { Channel } from './channels.js';
 import type { MicrosubContext } from './context.js';

@@ -3,15 +3,9 @@
 // here because the action is only known once the parameters are read: `read` for every GET and for
 // POST timeline/search/preview, `follow` for POST follow/unfollow (`create` grants both).
 import type { FastifyInstance } from 'fastify';
-import {
-  badRequest,
-  busHeaders,
-  defineRoute,
-  requireScope,
-  type AuthInfo,
-  type BusHeaders,
-  type ParamRecord,
-} from '@murmur/platform';
+import { type BusHeaders } from '@murmur/bus';
+import { badRequest } from '@murmur/core';
+import { busHeaders, defineRoute, requireScope, type AuthInfo, type ParamRecord } from '@murmur/http';
 import { listChannels } from '../domain/channel-list.js';
 import { channelOr404, type Channel } from '../domain/channels.js';
 import type { MicrosubContext } from '../domain/context.js';

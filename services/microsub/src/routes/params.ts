@@ -1,7 +1,8 @@
 // Reading /microsub parameters in every spelling Microsub clients send (docs/api/microsub.md
 // "Parameters"): query, form or JSON body; entry lists as `entry`, `entry[]`, `entry[N]` or a JSON
 // array. Helpers throw 400 `invalid_request` naming the parameter.
-import { badRequest, type ParamRecord } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
+import { type ParamRecord } from '@murmur/http';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;

@@ -1,6 +1,6 @@
 // Categories are created from use: a post names them, they are matched case-insensitively to the site's
 // categories, and the first use of a new name creates it (with its own slug for its pages).
-import { DuplicateKeyError } from '@murmur/platform';
+import { DuplicateKeyError } from '@murmur/store';
 import type { CategoryDoc, SiteDoc } from '../store.js';
 import type { PublishingContext } from './context.js';
 import { badParam } from './errors.js';

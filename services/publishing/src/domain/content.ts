@@ -2,7 +2,8 @@
 // a body with HTML tags is sanitised HTML; anything else is plain text, rendered escaped, with blank lines
 // as paragraphs, line breaks kept and bare URLs linked. Mentions of existing users become links.
 import { Parser } from 'htmlparser2';
-import { capHtmlNesting, escapeHtml, sanitizeHtmlFragment } from '@murmur/platform';
+import { capHtmlNesting, sanitizeHtmlFragment } from '@murmur/fetch';
+import { escapeHtml } from '@murmur/http';
 import { stripNonXmlCharacters } from '../xml-text.js';
 import type { BodyFormat } from '../store.js';
 

@@ -1,5 +1,9 @@
 // What the domain functions work with. Built once per service instance (index.ts).
-import type { BlobStore, Bus, Clock, JobQueue, Limits, Logger, Outbox } from '@murmur/platform';
+import type { Bus } from '@murmur/bus';
+import type { Clock, Logger } from '@murmur/core';
+import type { Limits } from '@murmur/http';
+import type { JobQueue, Outbox } from '@murmur/jobs';
+import type { BlobStore } from '@murmur/store';
 import type { PublishingConfig } from '../config.js';
 import type { PublishingStore } from '../store.js';
 
@@ -21,7 +25,7 @@ export interface PublishingContext {
 }
 
 /** Headers to carry on bus messages, so the request id travels with them (the platform's type). */
-export type { BusHeaders } from '@murmur/platform';
+export type { BusHeaders } from '@murmur/bus';
 
 /** The authenticated user of an XML-RPC call. */
 export interface Caller {

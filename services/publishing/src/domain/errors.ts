@@ -1,6 +1,6 @@
 // The domain's refusals as platform errors. The XML-RPC layer turns each status into the fault code of
 // docs/api/publishing.md (400 → −32602, 401, 403, 404, 413); web routes send them as HTTP statuses.
-import { AppError, badRequest, notFound } from '@murmur/platform';
+import { AppError, badRequest, notFound } from '@murmur/core';
 
 export const badParam = (message: string) => badRequest(message);
 

@@ -1,5 +1,5 @@
 // Pages: standalone documents of a site at {site url}{slug}/, optionally listed in its navigation.
-import { DuplicateKeyError } from '@murmur/platform';
+import { DuplicateKeyError } from '@murmur/store';
 import type { PageDoc, SiteDoc } from '../store.js';
 import { renderBody } from './content.js';
 import type { Caller, PublishingContext } from './context.js';

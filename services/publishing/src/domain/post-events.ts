@@ -3,7 +3,7 @@
 // Events go through the outbox (recorded in the store, relayed until the bus acknowledges them), with ids
 // from the post's revision, so a repeated announcement of one change is recorded and delivered once.
 import { publishing, type EventDef } from '@murmur/contracts';
-import { enqueueJob, eventIdFor } from '@murmur/platform';
+import { enqueueJob, eventIdFor } from '@murmur/jobs';
 import type { PostDoc } from '../store.js';
 import type { BusHeaders, PublishingContext } from './context.js';
 import { publishPostJob } from './jobs.js';

@@ -1,6 +1,6 @@
 // How a post is shown to other services: its permalink and its public copy (the post events' payload).
 import type { publishing } from '@murmur/contracts';
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type { PostDoc, SiteDoc } from '../store.js';
 import type { PublishingContext } from './context.js';
 import { siteUrl } from './site-json.js';

@@ -1,7 +1,7 @@
 // Posts: create, edit, delete, read and list, each by its owner only (another user's post answers like a
 // missing one). Everything a request asks for is checked before anything is written.
 import { publishing } from '@murmur/contracts';
-import { DuplicateKeyError } from '@murmur/platform';
+import { DuplicateKeyError } from '@murmur/store';
 import type { PostDoc, SiteDoc } from '../store.js';
 import { useCategories } from './categories.js';
 import { renderBody, type RenderedBody } from './content.js';

@@ -1,6 +1,6 @@
 // How a site is shown: its URL, host and name, and its public copy (events, the operator API).
 import type { publishing } from '@murmur/contracts';
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type { SiteDoc } from '../store.js';
 import type { PublishingContext } from './context.js';
 

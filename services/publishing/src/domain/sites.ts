@@ -1,7 +1,9 @@
 // Sites: every user has a default site (made when identity announces the account, or at the user's first
 // XML-RPC call if that came first), served at {PUBLIC_URL}/sites/{username}/ or on its own host.
 import { identity, publishing } from '@murmur/contracts';
-import { badRequest, conflict, DuplicateKeyError, eventIdFor, notFound } from '@murmur/platform';
+import { badRequest, conflict, notFound } from '@murmur/core';
+import { eventIdFor } from '@murmur/jobs';
+import { DuplicateKeyError } from '@murmur/store';
 import type { SiteDoc } from '../store.js';
 import type { BusHeaders, Caller, PublishingContext } from './context.js';
 import { notYourSite, siteNotFound } from './errors.js';

@@ -1,5 +1,5 @@
 // Every job of publishing, registered on the service's queue.
-import { registerJobs, type JobQueue } from '@murmur/platform';
+import { registerJobs, type JobQueue } from '@murmur/jobs';
 import type { PublishingContext } from '../domain/context.js';
 import { publishPostJobDefinition } from './publish-post.js';
 

@@ -1,5 +1,5 @@
 // Publishes a scheduled post when its time comes.
-import { handleJob } from '@murmur/platform';
+import { handleJob } from '@murmur/jobs';
 import type { PublishingContext } from '../domain/context.js';
 import { publishPostJob } from '../domain/jobs.js';
 import { publishScheduledPost } from '../domain/post-events.js';

@@ -2,7 +2,7 @@
 // host (or take it away). Custom hosts are how a site is served on its own domain.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { busHeaders, defineRoute, requireAdminToken, zParam } from '@murmur/platform';
+import { busHeaders, defineRoute, requireAdminToken, zParam } from '@murmur/http';
 import type { PublishingContext } from '../domain/context.js';
 import { publicSite } from '../domain/site-json.js';
 import { setSiteHost, sitesOfUsername } from '../domain/sites.js';

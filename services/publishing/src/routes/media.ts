@@ -3,7 +3,8 @@
 // responses may be cached for a year.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, notFound } from '@murmur/platform';
+import { notFound } from '@murmur/core';
+import { defineRoute } from '@murmur/http';
 import type { PublishingContext } from '../domain/context.js';
 
 const params = z.object({

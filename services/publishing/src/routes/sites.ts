@@ -3,7 +3,8 @@
 // comes from configuration).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, notFound } from '@murmur/platform';
+import { notFound } from '@murmur/core';
+import { defineRoute } from '@murmur/http';
 import type { PublishingContext } from '../domain/context.js';
 import { defaultSiteOfUsername, siteOfHost } from '../domain/sites.js';
 import { serveSitePath } from '../web/site.js';

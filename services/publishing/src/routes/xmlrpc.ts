@@ -3,8 +3,8 @@
 // are HTTP errors, sent as one line of text/plain like the gateway's for this route.
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, unsupportedMediaType } from '@murmur/core';
 import {
-  AppError,
   authenticatorOf,
   busFailure,
   busHeaders,
@@ -12,8 +12,7 @@ import {
   mediaType,
   renderError,
   toAppError,
-  unsupportedMediaType,
-} from '@murmur/platform';
+} from '@murmur/http';
 import type { PublishingContext } from '../domain/context.js';
 import { login } from '../xmlrpc/call.js';
 import { encodeFault, encodeResponse } from '../xmlrpc/encode.js';

@@ -1,6 +1,6 @@
 // The site's feeds: JSON Feed 1.1 (docs/api/conventions.md, "JSON Feed") and RSS 2.0, plus the RSD document that tells blog
 // editors where the XML-RPC endpoint is (MetaWeblog preferred, Blogger too, with the site id as blogID).
-import { formatHttpDate, formatOffsetTime } from '@murmur/platform';
+import { formatHttpDate, formatOffsetTime } from '@murmur/core';
 import { escapeXmlAttribute as attr, escapeXmlText } from '../xml-text.js';
 import type { EntryView, SiteView } from './model.js';
 

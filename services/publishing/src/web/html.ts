@@ -1,6 +1,6 @@
 // A tiny auto-escaping template for our own pages: every interpolated value is escaped unless it is
 // already Html (a fragment we built, or a body sanitised when it was stored).
-import { escapeHtml } from '@murmur/platform';
+import { escapeHtml } from '@murmur/http';
 
 export class Html {
   constructor(readonly value: string) {}

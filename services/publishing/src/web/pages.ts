@@ -2,7 +2,7 @@
 // pages and the user's pages. Each page links its feeds, the RSD document (EditURI) for editors, and
 // Murmur's IndieAuth server (the default site's address is its owner's `me`, docs/api/identity.md) and
 // its webmention endpoint (docs/api/webmention.md).
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type { PageDoc } from '../store.js';
 import { html, trusted, type Html } from './html.js';
 import { categoryUrl, type EntryView, type SiteView } from './model.js';

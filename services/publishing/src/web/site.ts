@@ -1,7 +1,7 @@
 // Answers a path below a site's URL: home, feeds, RSD, post permalinks, category pages and user pages.
 // Only published posts are ever shown; drafts and scheduled posts do not exist for the web.
 import type { FastifyReply } from 'fastify';
-import { notFound } from '@murmur/platform';
+import { notFound } from '@murmur/core';
 import type { PublishingContext } from '../domain/context.js';
 import { categoryBySlug } from '../domain/categories.js';
 import { permalink } from '../domain/post-json.js';

@@ -1,6 +1,6 @@
 // What every method gets: the service, the process's authenticator, the client's address (for the
 // failed-login throttle) and the bus headers of the request; and the shared login step.
-import type { Authenticator } from '@murmur/platform';
+import type { Authenticator } from '@murmur/http';
 import type { BusHeaders, Caller, PublishingContext } from '../domain/context.js';
 import { badLogin } from '../domain/errors.js';
 import { asString } from './params.js';

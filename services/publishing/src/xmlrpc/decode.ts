@@ -3,7 +3,7 @@
 // expanded); depth, element count and string sizes are capped while parsing; the grammar of a
 // <methodCall> is checked element by element; scalar values are checked as they close.
 import { SaxesParser } from 'saxes';
-import { parseTimestamp } from '@murmur/platform';
+import { parseTimestamp } from '@murmur/core';
 import { FAULT, XmlRpcFault, type MethodCall, type XmlRpcStruct, type XmlRpcValue } from './values.js';
 
 export interface DecodeLimits {

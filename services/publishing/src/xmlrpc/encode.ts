@@ -1,6 +1,6 @@
 // The XML-RPC response encoder (docs/api/conventions.md, "XML-RPC values"): UTF-8 with an XML declaration, text escaped, characters
 // XML 1.0 forbids stripped from every string, dates in the basic UTC form, structs in member order.
-import { formatXmlRpcTime } from '@murmur/platform';
+import { formatXmlRpcTime } from '@murmur/core';
 import { escapeXmlText } from '../xml-text.js';
 import type { XmlRpcOut } from './values.js';
 

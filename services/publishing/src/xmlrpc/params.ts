@@ -1,7 +1,7 @@
 // Reading method parameters and struct members the way real clients send them (docs/api/publishing.md "What real
 // clients do"): ids as <int> or digit strings, untyped values as strings, <nil/> as absent. A parameter of
 // the wrong kind is fault −32602, raised before the method does anything.
-import { parseTimestamp } from '@murmur/platform';
+import { parseTimestamp } from '@murmur/core';
 import { FAULT, XmlRpcFault, isStruct, type XmlRpcStruct, type XmlRpcValue } from './values.js';
 
 export const badParam = (message: string) => new XmlRpcFault(FAULT.badParams, message);

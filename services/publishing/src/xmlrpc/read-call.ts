@@ -5,7 +5,7 @@
 // docs/api/publishing.md ("Limits") describes what a client sees.
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { AppError, payloadTooLarge } from '@murmur/platform';
+import { AppError, payloadTooLarge } from '@murmur/core';
 import type { Caller } from '../domain/context.js';
 import { createMethodCallDecoder } from './decode.js';
 import type { MethodCall } from './values.js';

@@ -2,7 +2,7 @@
 // environments). The key stays in the store: it is used to sign provider tokens and is never logged
 // or returned (docs/security.md).
 import { importPKCS8 } from 'jose';
-import { badRequest, notFound } from '@murmur/platform';
+import { badRequest, notFound } from '@murmur/core';
 import type { AppDoc, PushEnv } from '../store/index.js';
 import type { PushContext } from './context.js';
 import { FALLBACK_APP_NAME } from './params.js';

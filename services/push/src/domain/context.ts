@@ -1,6 +1,8 @@
 // What every domain function receives: configuration, the store's named queries, the bus, the job
 // queue, the APNs sender (and the limit of its streams in flight), the delivery log writer and the clock.
-import type { Bus, Clock, ConcurrencyLimit, JobQueue, Logger } from '@murmur/platform';
+import type { Bus } from '@murmur/bus';
+import type { Clock, ConcurrencyLimit, Logger } from '@murmur/core';
+import type { JobQueue } from '@murmur/jobs';
 import type { PushConfig } from '../config.js';
 import type { AppDoc, PushStore } from '../store/index.js';
 import type { ApnsSender } from './apns/sender.js';

@@ -1,6 +1,6 @@
 // The delivery log for operators (`murmur push log`): the attempts of the last 30 days, newest first.
 import type { z } from 'zod';
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type { deliveryEntrySchema } from '../routes/schemas.js';
 import type { DeliveryDoc } from '../store/index.js';
 import type { PushContext } from './context.js';

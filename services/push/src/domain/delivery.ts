@@ -3,7 +3,7 @@
 // "Responses"). Every attempt is written to the delivery log; a device whose delivery of the event is
 // settled there (delivered, removed, dead) is never sent it again, so a job that runs again (a retry,
 // a lapsed lease after a crash) sends only to the devices still owed the notification.
-import type { Job } from '@murmur/platform';
+import type { Job } from '@murmur/jobs';
 import type { DeliveryOutcome, DeviceDoc, WebSubDoc } from '../store/index.js';
 import { appForDevice } from './apps.js';
 import { apnsPayload } from './apns-payload.js';

@@ -1,6 +1,6 @@
 // Presenter: a stored device → the Push device record of the interface.
 import type { z } from 'zod';
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type { deviceSchema } from '../routes/schemas.js';
 import type { DeviceDoc } from '../store/index.js';
 

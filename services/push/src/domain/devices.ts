@@ -1,6 +1,6 @@
 // Device registration (docs/api/push.md): register, list, unregister. A record is unique per (token,
 // environment, app); a token belongs to one user at a time; a user keeps at most 100 devices.
-import { badRequest } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
 import type { DeviceDoc, DeviceKey, PushEnv } from '../store/index.js';
 import { resolveAppName } from './apps.js';
 import type { PushContext } from './context.js';

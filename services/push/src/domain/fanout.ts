@@ -4,7 +4,7 @@
 // redelivery, and the job key plus the delivery log (settled per event and device) keep the devices
 // already queued or sent from being sent twice.
 import { identity, type EventEnvelope, type publishing, type webmention } from '@murmur/contracts';
-import { enqueueJob } from '@murmur/platform';
+import { enqueueJob } from '@murmur/jobs';
 import type { PushContext } from './context.js';
 import { DEVICES_PER_JOB, notifyDevicesJob, webDeliverJob } from './jobs.js';
 import {

@@ -4,7 +4,7 @@
 // ours (node:https, 10 s), sent only to the push-service hosts the operator allows.
 import https from 'node:https';
 import webpush from 'web-push';
-import { badRequest } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
 import type { WebSubDoc } from '../store/index.js';
 import type { PushContext, VapidKeys } from './context.js';
 import type { Notification } from './notifications.js';

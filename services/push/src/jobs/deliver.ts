@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob, handleJob } from '@murmur/platform';
+import { defineJob, handleJob } from '@murmur/jobs';
 import type { PushContext } from '../domain/context.js';
 import { deliverToDevices } from '../domain/delivery.js';
 import { notificationSchema, notifyDevicesJob } from '../domain/jobs.js';

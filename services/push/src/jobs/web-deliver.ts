@@ -1,4 +1,4 @@
-import { handleJob } from '@murmur/platform';
+import { handleJob } from '@murmur/jobs';
 import type { PushContext } from '../domain/context.js';
 import { deliverWeb } from '../domain/delivery.js';
 import { webDeliverJob } from '../domain/jobs.js';

@@ -3,7 +3,8 @@
 // field but the key.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, defineRoute, formatOffsetTime, zParam } from '@murmur/platform';
+import { badRequest, formatOffsetTime } from '@murmur/core';
+import { defineRoute, zParam } from '@murmur/http';
 import { listApps, putApp, removeApp } from '../domain/apps.js';
 import type { PushContext } from '../domain/context.js';
 import { deliveryJson, recentDeliveries } from '../domain/delivery-log.js';

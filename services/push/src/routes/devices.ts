@@ -1,7 +1,7 @@
 // The device endpoints of the interface: info, register, unregister (docs/api/push.md). Register and
 // unregister share one per-user limit (PUSH_REGISTER_PER_MINUTE), counted in the store.
 import type { FastifyInstance } from 'fastify';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import type { PushContext } from '../domain/context.js';
 import { deviceJson } from '../domain/device-json.js';
 import { devicesInfo, registerDevice, unregisterDevice } from '../domain/devices.js';

@@ -1,7 +1,7 @@
 // Parameter shapes of the device endpoints: query, form or JSON; the last value wins when a name is
 // repeated. Each failure is a 400 naming the parameter (docs/api/push.md, "Conventions").
 import { z } from 'zod';
-import { badRequest } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
 import { canonicalDeviceToken, canonicalPushEnv, MAX_APP_NAME, validAppName } from '../domain/params.js';
 
 function scalar(raw: unknown, name: string): string | undefined {

@@ -3,7 +3,8 @@
 // unregister count toward the same per-user limit as the device endpoints.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, formatOffsetTime, zParam } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
+import { defineRoute, zParam } from '@murmur/http';
 import type { PushContext } from '../domain/context.js';
 import { registerWebSub, unregisterWebSub, vapidKeys } from '../domain/web-push.js';
 import { statusSchema } from './schemas.js';

@@ -1,7 +1,8 @@
 // The push service's named queries over its own collections, and their indexes: every query the
 // service makes is here, and nothing outside this folder touches a collection (store/documents.ts has
 // the documents).
-import { DuplicateKeyError, nextId, randomId, type Collection, type Store } from '@murmur/platform';
+import { randomId } from '@murmur/core';
+import { DuplicateKeyError, nextId, type Collection, type Store } from '@murmur/store';
 import type {
   AppDoc,
   DeliveryChannel,

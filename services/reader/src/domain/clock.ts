@@ -5,7 +5,7 @@
 // An entry stamped at t but not yet stored must not be skipped by a client whose `since` is a `Date`
 // written meanwhile. So while a batch of entries is being stored, `Date` reports a time before the
 // earliest stamp of that batch (within this process; replicas' clocks are as good as NTP makes them).
-import { MicrosecondClock, type Clock } from '@murmur/platform';
+import { MicrosecondClock, type Clock } from '@murmur/core';
 
 export class ReaderClock {
   private readonly micros: MicrosecondClock;

@@ -1,5 +1,8 @@
 // What the reader's domain functions work with. Built once per service instance (index.ts).
-import type { Bus, JobQueue, Logger, SafeFetcher } from '@murmur/platform';
+import type { Bus } from '@murmur/bus';
+import type { Logger } from '@murmur/core';
+import type { SafeFetcher } from '@murmur/fetch';
+import type { JobQueue } from '@murmur/jobs';
 import type { ReaderConfig } from '../config.js';
 import type { FeedFetcher } from '../feeds/fetcher.js';
 import type { ReaderStore } from '../store/index.js';

@@ -1,7 +1,7 @@
 // The signed extracted-content address of an entry (domain/extracts.ts says why it is signed). Part of
 // the reader's context, so in a file of its own that does not need the context's type.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { BoundedMemo } from '@murmur/platform';
+import { BoundedMemo } from '@murmur/core';
 import type { EntryDoc, ReaderStore } from '../store/index.js';
 
 /** 132 bits of the HMAC: unguessable, and short enough for a tidy URL. */

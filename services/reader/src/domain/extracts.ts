@@ -9,7 +9,7 @@
 // the store, so every replica signs alike): clients fetch it without credentials, as they do Feedbin's,
 // and nobody can walk entry ids to learn what the service's users read or make it fetch pages.
 import { feeds } from '@murmur/contracts';
-import { notFound } from '@murmur/platform';
+import { notFound } from '@murmur/core';
 import type { z } from 'zod';
 import { htmlToText } from '../feeds/html.js';
 import type { extractSchema } from '../routes/schemas.js';

@@ -1,7 +1,7 @@
 // Feed records: one per normalised URL, shared by every subscriber. A new feed is created from the
 // discovery fetch (its entries stored before the record appears, so a feed that exists always has
 // its entries); later fetches are the refresh job's.
-import { DuplicateKeyError, nextId } from '@murmur/platform';
+import { DuplicateKeyError, nextId } from '@murmur/store';
 import type { VerifiedFeed } from '../feeds/discover.js';
 import { entryFieldsOf } from '../feeds/entries.js';
 import { nextIntervalMinutes, jittered } from '../feeds/schedule.js';

@@ -1,6 +1,7 @@
 // The JSON Feed 1.1 shape of highlights (docs/api/reader.md "Highlights"), typed by the route's schema.
 import type { z } from 'zod';
-import { escapeHtml, formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
+import { escapeHtml } from '@murmur/http';
 import type { highlightFeedSchema } from '../routes/schemas.js';
 import type { HighlightDoc } from '../store/index.js';
 

@@ -1,6 +1,7 @@
 // Highlights (docs/api/reader.md "Highlights"): passages of an entry the user keeps. A highlight is
 // made on a visible entry and keeps a copy of its title and URL, so it survives unsubscribing.
-import { badRequest, nextId, notFound } from '@murmur/platform';
+import { badRequest, notFound } from '@murmur/core';
+import { nextId } from '@murmur/store';
 import type { EntryDoc, HighlightDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { visibleEntries } from './entries.js';

@@ -1,7 +1,8 @@
 // OPML import and export (docs/api/reader.md "OPML"): an import records its items and queues a job
 // that subscribes each; the export lists the subscriptions with their folders (taggings).
 import type { z } from 'zod';
-import { formatReaderTime, nextId, unsupportedMediaType } from '@murmur/platform';
+import { formatReaderTime, unsupportedMediaType } from '@murmur/core';
+import { nextId } from '@murmur/store';
 import type { importSchema } from '../routes/schemas.js';
 import type { ImportDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';

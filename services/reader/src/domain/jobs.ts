@@ -2,7 +2,7 @@
 // `jobs/`), with the helpers that queue them under their dedupe keys: the domain imports this file to
 // enqueue them, and each `jobs/<job>.ts` attaches the handler.
 import { z } from 'zod';
-import { declareJob, enqueueJob } from '@murmur/platform';
+import { declareJob, enqueueJob } from '@murmur/jobs';
 import type { ReaderContext } from './context.js';
 
 export const refreshFeedJob = declareJob({

@@ -3,7 +3,7 @@
 // fetching and polling — and the entries of the user's subscriptions are listed in the order the
 // Microsub timeline uses (published second, then entry id, newest first).
 import type { reader } from '@murmur/contracts';
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type { ReaderContext } from './context.js';
 import { subscribe, unsubscribe } from './subscriptions.js';
 import type { SubscriptionView } from './views.js';

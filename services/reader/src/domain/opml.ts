@@ -1,7 +1,7 @@
 // OPML 2.0 (docs/api/reader.md "OPML"): import with the strict `saxes` parser, hardened like every XML
 // parser here against entity expansion and huge documents (any DOCTYPE refused, at most 20,000
 // elements), export with folders from taggings.
-import { escapeHtml } from '@murmur/platform';
+import { escapeHtml } from '@murmur/http';
 import { SaxesParser } from 'saxes';
 
 export const MAX_OPML_ELEMENTS = 20_000;

@@ -1,7 +1,7 @@
 // The recap of chosen entries (docs/api/reader.md "Recap"): grouped by feed, each entry's title linked to its
 // URL, its first sentences and reading time. Deterministic and extractive; an optional summariser
 // may replace the lead sentences. Built from sanitised text only, every value HTML-escaped.
-import { escapeHtml } from '@murmur/platform';
+import { escapeHtml } from '@murmur/http';
 import { htmlToText, truncateText } from '../feeds/html.js';
 import type { EntryDoc } from '../store/index.js';
 

@@ -1,7 +1,9 @@
 // Recaps as the user asks for them (docs/api/reader.md "Recap"): one cached recap per user and set of
 // visible entries, built by a job while the client polls, and the weekly recap email settings.
 import { createHash } from 'node:crypto';
-import { badRequest, DuplicateKeyError, enqueueJob } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
+import { enqueueJob } from '@murmur/jobs';
+import { DuplicateKeyError } from '@murmur/store';
 import type { Day, EntryDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { visibleEntries } from './entries.js';

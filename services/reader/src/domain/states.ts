@@ -6,7 +6,7 @@
 // and the embedded store copies and checks an array element by element on every write, a string not
 // at all. New entries of subscribed feeds are appended atomically to `arrived` (no read needed); the
 // next change of the sets folds them into the string.
-import { DuplicateKeyError } from '@murmur/platform';
+import { DuplicateKeyError } from '@murmur/store';
 import {
   LISTS,
   type ListName,

@@ -1,6 +1,6 @@
 // The Feedbin Subscription (docs/api/reader.md "Subscriptions"), typed by the route's response schema.
 import type { z } from 'zod';
-import { formatReaderTime } from '@murmur/platform';
+import { formatReaderTime } from '@murmur/core';
 import type { subscriptionSchema } from '../routes/schemas.js';
 import type { SubscriptionView } from './views.js';
 

@@ -1,6 +1,7 @@
 // Subscriptions (docs/api/reader.md "Subscriptions"): create from a feed or site URL, rename,
 // delete. A new subscription makes the feed's newest 100 entries unread for that user.
-import { badRequest, DuplicateKeyError, nextId } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
+import { DuplicateKeyError, nextId } from '@murmur/store';
 import { discoverFeeds } from '../feeds/discover.js';
 import type { FeedDoc, SubscriptionDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';

@@ -2,7 +2,8 @@
 // (READER_LLM_URL, READER_LLM_MODEL, READER_LLM_API_KEY). Off by default. It only rewrites the lead
 // text of recap items; every word it returns is escaped like any other text, and any failure falls
 // back to the extractive recap (the caller's job).
-import { FETCH_LIMITS, type Logger, type SafeFetcher } from '@murmur/platform';
+import { type Logger } from '@murmur/core';
+import { FETCH_LIMITS, type SafeFetcher } from '@murmur/fetch';
 import type { ReaderConfig } from '../config.js';
 
 export interface SummaryRequest {

@@ -1,6 +1,6 @@
 // Taggings (a feed in a folder) and tags (the folders), beyond the interface for Feedbin clients.
 // Tags are created with their first tagging; renaming merges into an existing tag of the new name.
-import { DuplicateKeyError, nextId } from '@murmur/platform';
+import { DuplicateKeyError, nextId } from '@murmur/store';
 import type { TagDoc, TaggingDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 

@@ -1,7 +1,7 @@
 // Feed discovery for a subscription request (docs/api/reader.md "Subscriptions"): the URL itself when it is a feed;
 // otherwise the page's <link rel="alternate"> feeds, then <a> links that look like feeds, then the
 // usual paths on the same origin. Every candidate is verified by fetching and parsing it.
-import { capHtmlNesting, FETCH_LIMITS, FetchError, type FetchResponse } from '@murmur/platform';
+import { capHtmlNesting, FETCH_LIMITS, FetchError, type FetchResponse } from '@murmur/fetch';
 import { Parser } from 'htmlparser2';
 import type { FeedFetcher } from './fetcher.js';
 import { httpUrl } from './html.js';

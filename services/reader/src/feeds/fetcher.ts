@@ -1,13 +1,8 @@
 // Every outbound request of the reader: the platform's safe fetcher (SSRF guard, time and size caps)
 // plus politeness: at most N requests in flight per host from this process, so a site with many
 // subscribed feeds is not hammered (docs/platform.md "fetch" for the guard and caps).
-import {
-  FETCH_LIMITS,
-  type ConcurrencyLimit,
-  type FetchLimits,
-  type FetchResponse,
-  type SafeFetcher,
-} from '@murmur/platform';
+import { type ConcurrencyLimit } from '@murmur/core';
+import { FETCH_LIMITS, type FetchLimits, type FetchResponse, type SafeFetcher } from '@murmur/fetch';
 import { httpUrl } from './html.js';
 
 export const FEED_ACCEPT =

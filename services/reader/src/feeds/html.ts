@@ -2,7 +2,7 @@
 // (docs/platform.md "sanitize"), since it is third-party markup shown in clients; plain text derived
 // from it for summaries, titles and recaps.
 import { Parser } from 'htmlparser2';
-import { capHtmlNesting, sanitizeHtmlFragment } from '@murmur/platform';
+import { capHtmlNesting, sanitizeHtmlFragment } from '@murmur/fetch';
 
 /** Sanitised HTML with absolute URLs; links get `rel="nofollow noopener noreferrer"` (one policy: platform). */
 export function sanitizeContent(html: string, baseUrl: string | null): string {

@@ -1,6 +1,7 @@
 // JSON Feed 1 and 1.1 (https://jsonfeed.org/version/1.1) mapped to the parsers' common shape. The
 // first attachment becomes the enclosure; the source's own fields are kept for `mode=extended`.
-import { escapeHtml, parseTimestamp } from '@murmur/platform';
+import { parseTimestamp } from '@murmur/core';
+import { escapeHtml } from '@murmur/http';
 import type { EnclosureDoc, EntryJsonFeed, JsonFeedMeta } from '../store/index.js';
 import { entryUrl, httpUrl, truncateText } from './html.js';
 import { parseFeedDate } from './dates.js';

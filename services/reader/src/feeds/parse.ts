@@ -1,6 +1,6 @@
 // One entry point for a fetched body: a feed (RSS, Atom, JSON Feed), an HTML page (for discovery),
 // or something else. Decided by content, not by Content-Type, which feeds often get wrong.
-import { FETCH_LIMITS } from '@murmur/platform';
+import { FETCH_LIMITS } from '@murmur/fetch';
 import { decodeFeedBody } from './decode.js';
 import { parseJsonFeed, jsonFeedVersion } from './json-feed.js';
 import { FeedParseError, type ParsedFeed } from './types.js';

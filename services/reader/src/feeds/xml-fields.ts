@@ -2,7 +2,7 @@
 // normalised fields (docs/api/reader.md "Parsing"): Atom text constructs by their type (text, html,
 // xhtml; Atom 0.3 mode="base64"), RSS content sources, every date element, every author source.
 // Each value has been XML-decoded once by the parser; HTML is decoded once more only where it is HTML.
-import { escapeHtml } from '@murmur/platform';
+import { escapeHtml } from '@murmur/http';
 import { parseFeedDate } from './dates.js';
 import { htmlToText, truncateText } from './html.js';
 

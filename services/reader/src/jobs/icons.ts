@@ -1,7 +1,8 @@
 // Site icons (docs/api/reader.md "Icons"): `<link rel="icon">`, then `apple-touch-icon`, from the site's page;
 // else `/favicon.ico` when the site serves one. Only the URL is stored, refreshed daily.
 import { Parser } from 'htmlparser2';
-import { capHtmlNesting, FETCH_LIMITS, FetchError, handleJob } from '@murmur/platform';
+import { capHtmlNesting, FETCH_LIMITS, FetchError } from '@murmur/fetch';
+import { handleJob } from '@murmur/jobs';
 import type { ReaderContext } from '../domain/context.js';
 import { refreshIconJob, type IconPayload } from '../domain/jobs.js';
 import { httpUrl } from '../feeds/html.js';

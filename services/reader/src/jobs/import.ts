@@ -1,7 +1,8 @@
 // The OPML import job: subscribes the user to each pending item (a few at a time), records each
 // item's outcome as it goes, and tags feeds with their OPML folder. Safe to run again after a crash:
 // finished items are skipped, subscribing twice finds the existing subscription.
-import { AppError, handleJob } from '@murmur/platform';
+import { AppError } from '@murmur/core';
+import { handleJob } from '@murmur/jobs';
 import type { ReaderContext } from '../domain/context.js';
 import { importOpmlJob, type ImportPayload } from '../domain/jobs.js';
 import { normaliseFeedInput, subscribe } from '../domain/subscriptions.js';

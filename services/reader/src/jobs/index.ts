@@ -1,6 +1,6 @@
 // Every job of the reader, registered on the service's queue. Job names never change once deployed;
 // a renamed job lists its old name in `formerNames`, so jobs queued before an upgrade still run.
-import { registerJobs } from '@murmur/platform';
+import { registerJobs } from '@murmur/jobs';
 import type { ReaderContext } from '../domain/context.js';
 import { refreshIconJobDefinition } from './icons.js';
 import { importOpmlJobDefinition } from './import.js';

@@ -1,6 +1,6 @@
 // The recap build job: renders the recap a user asked for (POST /feeds/recap) and caches it, so the
 // client's next poll gets it.
-import { handleJob } from '@murmur/platform';
+import { handleJob } from '@murmur/jobs';
 import type { ReaderContext } from '../domain/context.js';
 import { loadEntries } from '../domain/entries.js';
 import { recapBuildJob, type RecapBuildPayload } from '../domain/jobs.js';

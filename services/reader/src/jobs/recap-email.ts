@@ -2,7 +2,8 @@
 // 7 days, sent through identity's mailer.
 import { z } from 'zod';
 import { identity, mail } from '@murmur/contracts';
-import { defineJob, escapeHtml, type Job } from '@murmur/platform';
+import { escapeHtml } from '@murmur/http';
+import { defineJob, type Job } from '@murmur/jobs';
 import type { ReaderContext } from '../domain/context.js';
 import { loadEntries } from '../domain/entries.js';
 import { recapText, renderRecap, type RecapGroup } from '../domain/recap.js';

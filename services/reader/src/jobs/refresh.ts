@@ -1,7 +1,9 @@
 // The refresh job of one feed: retention first, then (while anyone subscribes) a conditional GET,
 // parsing and storing. A failing feed is not a failing job: the failure is recorded on the feed
 // (`last_error`, visible in extended mode) and the next check is scheduled with backoff.
-import { DuplicateKeyError, FetchError, handleJob, type FetchResponse } from '@murmur/platform';
+import { FetchError, type FetchResponse } from '@murmur/fetch';
+import { handleJob } from '@murmur/jobs';
+import { DuplicateKeyError } from '@murmur/store';
 import type { ReaderContext } from '../domain/context.js';
 import { ensureIcon, intervalBounds, siteHostOf } from '../domain/feeds.js';
 import { announceToSubscribers, pruneFeed, storeEntries } from '../domain/ingest.js';

@@ -2,7 +2,8 @@
 // feeds nobody subscribes to and icon refreshes; from 08:00 UTC, the weekly recap emails of the day.
 // Every replica ticks; job keys and the `schedule` markers make sure work is queued once. The
 // scheduler only queues jobs: the work itself is the jobs' (jobs/index.ts).
-import { DuplicateKeyError, enqueueJob } from '@murmur/platform';
+import { enqueueJob } from '@murmur/jobs';
+import { DuplicateKeyError } from '@murmur/store';
 import type { ReaderContext } from '../domain/context.js';
 import { queueFeedRefresh, queueIconRefresh } from '../domain/jobs.js';
 import { DAYS } from '../store/index.js';

@@ -1,7 +1,8 @@
 // GET /feeds/v2/entries.json, /feeds/v2/entries/{id}.json, /feeds/v2/feeds/{id}/entries.json.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { formatReaderTime, linkHeader, notFound, parsePage, zParam, defineRoute } from '@murmur/platform';
+import { formatReaderTime, notFound } from '@murmur/core';
+import { linkHeader, parsePage, zParam, defineRoute } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { entryPage, userEntries, type EntryFilter } from '../domain/entries.js';
 import { entryJson, type EntryShape } from '../domain/entry-json.js';

@@ -3,7 +3,7 @@
 // clients fetch it as they fetch Feedbin's extract service; the signature is the permission.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, zParam } from '@murmur/platform';
+import { defineRoute, zParam } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { extractedArticle } from '../domain/extracts.js';
 import { extractSchema } from './schemas.js';

@@ -2,7 +2,7 @@
 // Feed 1.1, delete.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, zParam } from '@murmur/platform';
+import { defineRoute, zParam } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { highlightFeedJson } from '../domain/highlight-json.js';
 import { createHighlight, deleteHighlight, entryHighlights, userHighlights } from '../domain/highlights.js';

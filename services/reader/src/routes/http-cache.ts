@@ -3,7 +3,7 @@
 // If-None-Match → 304, and If-Modified-Since against a route's `Last-Modified`.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { formatHttpDate } from '@murmur/platform';
+import { formatHttpDate } from '@murmur/core';
 import type { ReaderClock } from '../domain/clock.js';
 
 function etagOf(body: string | Buffer): string {

@@ -2,7 +2,7 @@
 // GET /feeds/v2/authentication.json (a client's login check: 200 with an empty body).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { userIcons } from '../domain/icons.js';
 import { iconSchema } from './schemas.js';

@@ -1,7 +1,8 @@
 // OPML import (a job subscribes each feed; the import reports per-item status) and export.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, notFound, unsupportedMediaType } from '@murmur/platform';
+import { notFound, unsupportedMediaType } from '@murmur/core';
+import { defineRoute } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { exportOpml, importJson, startImport, userImport, userImports } from '../domain/imports.js';
 import { followScope, readScope } from './access.js';

@@ -1,7 +1,8 @@
 // Parameter schemas of the reader's routes in the platform's merged-parameter model (docs/api/conventions.md "Parameters"):
 // strings from query or form, JSON values, repeated names as arrays (the last value wins for scalars).
 import { z } from 'zod';
-import { parseTimestamp, zParam } from '@murmur/platform';
+import { parseTimestamp } from '@murmur/core';
+import { zParam } from '@murmur/http';
 
 function last(v: unknown): unknown {
   return Array.isArray(v) ? v[v.length - 1] : v;

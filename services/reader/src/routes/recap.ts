@@ -2,7 +2,7 @@
 // recap email settings. `{"error"}` error shape.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, HTML_PAGE_HEADERS } from '@murmur/platform';
+import { defineRoute, HTML_PAGE_HEADERS } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { PREPARING_HTML } from '../domain/recap.js';
 import { recapEmailDay, requestRecap, setRecapEmailDay } from '../domain/recaps.js';

@@ -2,7 +2,7 @@
 // changes, with bodies as a JSON object, a bare JSON array, a form or a comma-separated string.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import type { ListName } from '../store/index.js';
 import { changeEntrySets, starredIds, type SetChange } from '../domain/sets.js';

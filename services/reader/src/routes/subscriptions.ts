@@ -1,7 +1,8 @@
 // Subscriptions: list, show, create (with feed discovery), rename, delete, refresh.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, notFound, zParam, defineRoute } from '@murmur/platform';
+import { badRequest, notFound } from '@murmur/core';
+import { zParam, defineRoute } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { subscriptionJson } from '../domain/subscription-json.js';
 import {

@@ -1,7 +1,8 @@
 // Taggings and tags (beyond the interface, for Feedbin clients' folders).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { notFound, zParam, defineRoute } from '@murmur/platform';
+import { notFound } from '@murmur/core';
+import { zParam, defineRoute } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import {
   deleteTag,

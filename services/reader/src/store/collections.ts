@@ -1,6 +1,6 @@
 // The reader's collections, opened once. Only the query classes built on this one (store/feeds.ts,
 // store/users.ts, store/index.ts) see them: domain code asks those for what it needs by name.
-import type { Collection, Store } from '@murmur/platform';
+import type { Collection, Store } from '@murmur/store';
 import type {
   FeedDoc,
   FeedTimelineDoc,

@@ -4,7 +4,7 @@
 //
 // nedb indexes one field and removes a document from an index node in O(documents under that key), so
 // indexes here start with a field of high cardinality wherever documents are updated often.
-import { DuplicateKeyError, reserveIds } from '@murmur/platform';
+import { DuplicateKeyError, reserveIds } from '@murmur/store';
 import type { ExtractDoc } from './documents.js';
 import { UserQueries } from './users.js';
 

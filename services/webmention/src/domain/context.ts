@@ -1,6 +1,10 @@
 // What every domain function receives: configuration, the store's named queries, the bus, the outbox,
 // the job queue, the safe fetcher, the store-backed limits and the clock.
-import type { Bus, Clock, JobQueue, Limits, Logger, Outbox, SafeFetcher } from '@murmur/platform';
+import type { Bus } from '@murmur/bus';
+import type { Clock, Logger } from '@murmur/core';
+import type { SafeFetcher } from '@murmur/fetch';
+import type { Limits } from '@murmur/http';
+import type { JobQueue, Outbox } from '@murmur/jobs';
 import type { WebmentionConfig } from '../config.js';
 import type { WebmentionStore } from '../store/index.js';
 import type { HostTurns } from './host-turns.js';

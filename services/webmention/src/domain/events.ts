@@ -2,7 +2,8 @@
 // Their ids are made of (wm-id, rev), so recording the same change again (a job run twice, a crash
 // between the write and the outbox) records nothing new, and `isNew` is a fact of that revision.
 import { webmention } from '@murmur/contracts';
-import { eventIdFor, formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
+import { eventIdFor } from '@murmur/jobs';
 import type { MentionDoc } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
 

@@ -1,7 +1,7 @@
 // The jobs the webmention service's domain queues, declared without their handlers (docs/service-template.md, `jobs/`):
 // the domain imports this file to enqueue them, and each `jobs/<job>.ts` attaches the handler.
 import { z } from 'zod';
-import { declareJob } from '@murmur/platform';
+import { declareJob } from '@murmur/jobs';
 
 export const verifyMentionJob = declareJob({
   name: 'webmention.mention.verify',

@@ -3,7 +3,7 @@
 // counts any string value equal to the target; text/plain counts a substring; other types never link.
 // Also the endpoint discovery of the sending side, on the same parser.
 import { Parser } from 'htmlparser2';
-import { capHtmlNesting } from '@murmur/platform';
+import { capHtmlNesting } from '@murmur/fetch';
 import { sameUrl, withoutFragment } from './urls.js';
 
 const HREF_ELEMENTS = new Set(['a', 'area', 'link']);

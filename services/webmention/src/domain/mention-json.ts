@@ -1,7 +1,7 @@
 // The three shapes of GET /webmention (docs/api/webmention.md, "Reading"): JSON Feed 1.1 titled
 // "Conversation" (the default), JF2, and microformats2 JSON. Each mention is written in one place per
 // format; dates in the offset form.
-import { formatOffsetTime } from '@murmur/platform';
+import { formatOffsetTime } from '@murmur/core';
 import type { webmention } from '@murmur/contracts';
 import type { MentionDoc } from '../store/index.js';
 

@@ -2,7 +2,7 @@
 // removes one, or blocks a source host for their sites; the operator blocks a source host for every
 // site. A removal or block takes shown mentions out of every view (with `…deleted` events); a removed
 // mention is not shown again when its source is re-sent.
-import { badRequest, formatOffsetTime, notFound } from '@murmur/platform';
+import { badRequest, formatOffsetTime, notFound } from '@murmur/core';
 import type { MentionDoc } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
 import { recordDeleted } from './events.js';

@@ -4,7 +4,9 @@
 // the published date, and the type from the response properties (also inside an embedded h-cite).
 import { Parser } from 'htmlparser2';
 import { mf2 } from 'microformats-parser';
-import { capHtmlNesting, escapeHtml, parseTimestamp, sanitizeHtmlFragment } from '@murmur/platform';
+import { parseTimestamp } from '@murmur/core';
+import { capHtmlNesting, sanitizeHtmlFragment } from '@murmur/fetch';
+import { escapeHtml } from '@murmur/http';
 import type { webmention } from '@murmur/contracts';
 import { sameUrl } from './urls.js';
 

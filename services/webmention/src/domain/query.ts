@@ -3,7 +3,7 @@
 // `per-page` from `page` 0 as webmention.io offers it. The ETag comes from the target's revision, so
 // a conditional GET that matches reads no mention.
 import { createHash } from 'node:crypto';
-import { badRequest } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
 import type { WebmentionContext } from './context.js';
 import { FORMATS, jf2Feed, jsonFeed, mf2Document, type Format } from './mention-json.js';
 import { checkHttpUrl, schemelessKey, withoutFragment } from './urls.js';

@@ -1,7 +1,8 @@
 // Receiving a webmention (docs/api/webmention.md, "Receiving"): the synchronous checks in their order,
 // each refusal a one-line reason (the route renders it as text/plain), then one verification job per
 // (source, target) while one is pending. Nothing from the source is read here.
-import { badRequest, enqueueJob } from '@murmur/platform';
+import { badRequest } from '@murmur/core';
+import { enqueueJob } from '@murmur/jobs';
 import { pairId } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
 import { verifyMentionJob } from './jobs.js';

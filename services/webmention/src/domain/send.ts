@@ -3,14 +3,13 @@
 // then the first <link>/<a rel="webmention"> — and POST source=permalink, target=link to it, all
 // through the safe fetcher. One job and one record per (permalink, link); transient failures retry.
 import {
-  enqueueJob,
   FETCH_LIMITS,
   FetchBlockedError,
   FetchRedirectError,
   FetchTooLargeError,
   type FetchResponse,
-  type Job,
-} from '@murmur/platform';
+} from '@murmur/fetch';
+import { enqueueJob, type Job } from '@murmur/jobs';
 import { pairId, type SendDoc } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
 import { sendMentionJob } from './jobs.js';

@@ -1,7 +1,7 @@
 // The URL rules of POST /webmention (docs/api/webmention.md, "Receiving"): absolute http(s) with a host,
 // at most 2048 characters, a source host that is not a literal loopback/private/link-local address,
 // compared without fragments. Pure functions.
-import { assertFetchableUrl, FetchBlockedError, MAX_URL_LENGTH } from '@murmur/platform';
+import { assertFetchableUrl, FetchBlockedError, MAX_URL_LENGTH } from '@murmur/fetch';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 

@@ -10,8 +10,8 @@ import {
   FetchRedirectError,
   FetchTooLargeError,
   type FetchResponse,
-  type Job,
-} from '@murmur/platform';
+} from '@murmur/fetch';
+import { type Job } from '@murmur/jobs';
 import { pairId, type MentionDoc, type MentionStatus } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
 import { recordDeleted, recordVerified } from './events.js';

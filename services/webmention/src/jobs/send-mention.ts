@@ -1,4 +1,4 @@
-import { handleJob } from '@murmur/platform';
+import { handleJob } from '@murmur/jobs';
 import type { WebmentionContext } from '../domain/context.js';
 import { sendMentionJob } from '../domain/jobs.js';
 import { sendMention } from '../domain/send.js';

@@ -2,7 +2,7 @@
 // MURMUR_ADMIN_TOKEN like every /admin route; 403 while it is unset.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import type { WebmentionContext } from '../domain/context.js';
 import { blockedSchema, blocksSchema } from './schemas.js';
 import { blockHost, blocksOf, unblockHost } from '../domain/moderation.js';

@@ -2,7 +2,7 @@
 // unblock a source host. Another user's mention is not found.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, zParam } from '@murmur/platform';
+import { defineRoute, zParam } from '@murmur/http';
 import type { WebmentionContext } from '../domain/context.js';
 import { blockedSchema, blocksSchema, mineSchema } from './schemas.js';
 import { blockHost, blocksOf, mentionsOfUser, removeMention, unblockHost } from '../domain/moderation.js';

@@ -4,7 +4,7 @@
 // kept rendered by ETag (domain/response-cache.ts), so a repeated GET neither reads nor serialises
 // 500 mentions again.
 import type { FastifyInstance } from 'fastify';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import type { WebmentionContext } from '../domain/context.js';
 import { etagOf, mentionsOf, parseQuery } from '../domain/query.js';
 

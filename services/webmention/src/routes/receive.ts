@@ -2,7 +2,7 @@
 // style); success is 202 with an empty body and no Location. Body at most 16 KiB; at most
 // WEBMENTION_PER_IP_PER_HOUR requests per client address (counted in the store, shared by replicas).
 import type { FastifyInstance } from 'fastify';
-import { defineRoute } from '@murmur/platform';
+import { defineRoute } from '@murmur/http';
 import type { WebmentionContext } from '../domain/context.js';
 import { receive } from '../domain/receive.js';
 

@@ -12,7 +12,7 @@
 //   blocks    source hosts refused by the operator (userId null) or by one user for their own site.
 //   sends     one record per (our permalink, linked URL) we deliver a webmention for.
 import { createHash } from 'node:crypto';
-import { nextId, type Collection, type Filter, type Store } from '@murmur/platform';
+import { nextId, type Collection, type Filter, type Store } from '@murmur/store';
 import type { webmention } from '@murmur/contracts';
 
 type MentionAuthor = webmention.MentionAuthor;

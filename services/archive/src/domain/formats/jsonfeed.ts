@@ -1,7 +1,7 @@
 // JSON Feed 1 and 1.1 exports (docs/api/archive.md "Importing"): UTF-8 JSON with the platform's body
 // rules (nesting ≤ 20, `__proto__`/`constructor`/`prototype` dropped), a `version` of either
 // jsonfeed.org URL and an `items` array. Numeric ids are coerced to strings by items.ts.
-import { parseJsonBody } from '@murmur/platform';
+import { parseJsonBody } from '@murmur/http';
 import type { RawItem } from '../items.js';
 import { ImportError } from './errors.js';
 

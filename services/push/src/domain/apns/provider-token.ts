@@ -4,7 +4,7 @@
 // once when APNs rejects it — and only if it is still the cached one, so a burst of rejections mints once.
 import { createHash } from 'node:crypto';
 import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
-import type { Clock } from '@murmur/platform';
+import type { Clock } from '@murmur/core';
 
 export const TOKEN_RENEW_AFTER_MS = 45 * 60_000;
 /** APNs answers TooManyProviderTokenUpdates to tokens replaced more often than this. */

@@ -3,7 +3,7 @@
 // close; every notification is one stream on it. TLS trust is Node's own (system store plus
 // NODE_EXTRA_CA_CERTS); `ca` exists for tests only.
 import http2, { type ClientHttp2Session } from 'node:http2';
-import type { Clock, Logger } from '@murmur/platform';
+import type { Clock, Logger } from '@murmur/core';
 import type { PushEnv } from '../../store/index.js';
 import { ProviderTokens, type ProviderCredentials } from './provider-token.js';
 

@@ -1,0 +1,2 @@
+export * from './fetch/index.js';
+export * from './sanitize/index.js';

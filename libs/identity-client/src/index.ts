@@ -1,0 +1,1 @@
+export { identityVerifier, authUnavailable, type IdentityVerifierOptions } from './identity-verifier.js';

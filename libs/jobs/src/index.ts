@@ -1,0 +1,2 @@
+export * from './jobs/index.js';
+export * from './outbox/index.js';
