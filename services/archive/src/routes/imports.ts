@@ -23,7 +23,7 @@ import {
   receiveUpload,
 } from '../domain/imports.js';
 import type { ImportDoc } from '../store/index.js';
-import { importAcceptedSchema, importSchema } from './schemas.js';
+import { importAcceptedSchema, importSchema } from '../shapes.js';
 
 const UNSUPPORTED =
   'Import a JSON Feed (application/json), a blog-archive ZIP (application/zip) or a WordPress export (text/xml).';

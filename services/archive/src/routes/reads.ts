@@ -15,7 +15,7 @@ import {
   yearsView,
 } from '../domain/reads.js';
 import { answer, corsHeaders } from './http-cache.js';
-import { feedSchema, yearsSchema } from './schemas.js';
+import { feedSchema, yearsSchema } from '../shapes.js';
 
 const siteParam = z.object({ site_id: zParam.id() });
 const monthParams = z.object({

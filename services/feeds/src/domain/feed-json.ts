@@ -2,7 +2,7 @@
 // the first as `author`; version 1 items carry `author` only (docs/api/feeds.md).
 import { formatOffsetTime } from '@murmur/core';
 import { escapeHtml } from '@murmur/http';
-import type { FeedAuthor, FeedItem, JsonFeed } from '../routes/schemas.js';
+import type { FeedAuthor, FeedItem, JsonFeed } from '../shapes.js';
 import type { BookmarkDoc, PostDoc, ReadLaterDoc, WebmentionDoc } from '../store/index.js';
 import type { Profile } from './users.js';
 

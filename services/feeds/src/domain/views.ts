@@ -1,7 +1,7 @@
 // What a feed route needs to answer: validators first (so a conditional GET is answered without
 // building the feed), then the feed itself.
 import { createHash } from 'node:crypto';
-import type { JsonFeed } from '../routes/schemas.js';
+import type { JsonFeed } from '../shapes.js';
 
 export interface FeedView {
   /** Stands for everything the body depends on; undefined → the route hashes the built body. */

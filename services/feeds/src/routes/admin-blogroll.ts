@@ -6,7 +6,7 @@ import { defineRoute } from '@murmur/http';
 import { addToBlogroll, removeFromBlogroll } from '../domain/blogroll.js';
 import type { FeedsContext } from '../domain/context.js';
 import { usernameParam } from './params.js';
-import { blogrollEntrySchema, emptySchema } from './schemas.js';
+import { blogrollEntrySchema, emptySchema } from '../shapes.js';
 
 const categoriesParam = z
   .unknown()

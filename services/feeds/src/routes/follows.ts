@@ -5,7 +5,7 @@ import { busHeaders, defineRoute, zParam } from '@murmur/http';
 import type { FeedsContext } from '../domain/context.js';
 import { followByUsername, followingOf, unfollowByUsername } from '../domain/follows.js';
 import { usernameParam } from './params.js';
-import { emptySchema, followingSchema } from './schemas.js';
+import { emptySchema, followingSchema } from '../shapes.js';
 
 const usernameInput = z.object({ username: zParam.string({ min: 1, max: 64, trim: true }) });
 

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatHttpDate } from '@murmur/core';
 import type { FeedsContext } from '../domain/context.js';
 import type { FeedView } from '../domain/views.js';
-import type { JsonFeed } from './schemas.js';
+import type { JsonFeed } from '../shapes.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 

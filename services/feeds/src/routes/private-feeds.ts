@@ -7,7 +7,7 @@ import { defineRoute } from '@murmur/http';
 import type { FeedsContext } from '../domain/context.js';
 import { privateBookmarksView, privateReadLaterView } from '../domain/saves.js';
 import { answerFeed, privateFeedHeaders } from './http-cache.js';
-import { jsonFeedSchema } from './schemas.js';
+import { jsonFeedSchema } from '../shapes.js';
 
 const queueParams = z.object({ username: z.string().min(1).max(64), token: z.string().min(1).max(128) });
 

@@ -9,7 +9,7 @@ import { mentionsView, photosView, timelineView } from '../domain/timelines.js';
 import { webmentionsView } from '../domain/webmentions.js';
 import { answerFeed, publicFeedHeaders } from './http-cache.js';
 import { countParam, usernameParam } from './params.js';
-import { jsonFeedSchema } from './schemas.js';
+import { jsonFeedSchema } from '../shapes.js';
 
 export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsContext): void {
   scope.addHook('onRequest', async (_request, reply) => publicFeedHeaders(reply));

@@ -17,7 +17,7 @@ import {
 } from '../domain/saves.js';
 import { answerFeed } from './http-cache.js';
 import { countParam, urlParam } from './params.js';
-import { emptySchema, jsonFeedSchema, queueTokenSchema, savedSchema } from './schemas.js';
+import { emptySchema, jsonFeedSchema, queueTokenSchema, savedSchema } from '../shapes.js';
 
 const savedIdParams = z.object({ id: z.string().min(1).max(40) });
 

@@ -1,6 +1,6 @@
 // Presenters of accounts: the account object of /account/verify and /account/me, the operator's view
 // of a user, and the public user other services see on the bus. Display rules live here so every
-// view agrees; the shapes are the route schemas' (routes/schemas.ts) and the contract's.
+// view agrees; the shapes are the route schemas' (shapes.ts) and the contract's.
 import type { z } from 'zod';
 import type { PublicUser } from '@murmur/contracts';
 import { formatOffsetTime } from '@murmur/core';
@@ -9,7 +9,7 @@ import type {
   accountWithoutTokenSchema,
   adminUserSchema,
   createdUserSchema,
-} from '../routes/schemas.js';
+} from '../shapes.js';
 import type { UserDoc } from '../store/index.js';
 
 export type AccountJson = z.input<typeof accountWithoutTokenSchema>;

@@ -1,6 +1,6 @@
-// Presenter of a registered app, in the shape of routes/schemas.ts `appSchema`.
+// Presenter of a registered app, in the shape of shapes.ts `appSchema`.
 import type { z } from 'zod';
-import type { appSchema } from '../routes/schemas.js';
+import type { appSchema } from '../shapes.js';
 import type { AppDoc } from '../store/index.js';
 
 export type AppJson = z.input<typeof appSchema>;

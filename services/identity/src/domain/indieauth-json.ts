@@ -1,4 +1,4 @@
-// Presenters of IndieAuth's machine endpoints, in the shapes of routes/schemas.ts: who a person is
+// Presenters of IndieAuth's machine endpoints, in the shapes of shapes.ts: who a person is
 // (`me` + `profile`), a token response, a token's description and the server metadata document.
 import type { z } from 'zod';
 import { SCOPES } from '@murmur/contracts';
@@ -8,7 +8,7 @@ import type {
   introspectionSchema,
   serverMetadataSchema,
   tokenResponseSchema,
-} from '../routes/schemas.js';
+} from '../shapes.js';
 import type { UserDoc } from '../store/index.js';
 import type { ActiveToken } from './active-token.js';
 import { indieAuthProfile, meUrl } from './profile.js';

@@ -1,6 +1,6 @@
 // Who a person is to IndieAuth clients (docs/api/identity.md, "IndieAuth"): `me` and `profile`.
 import type { z } from 'zod';
-import type { profileSchema } from '../routes/schemas.js';
+import type { profileSchema } from '../shapes.js';
 import type { UserDoc } from '../store/index.js';
 import { displayName, fallbackAvatarUrl } from './account-json.js';
 import type { IdentityContext } from './context.js';

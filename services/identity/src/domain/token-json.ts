@@ -1,8 +1,8 @@
-// Presenter of an app token as the operator sees it, in the shape of routes/schemas.ts
+// Presenter of an app token as the operator sees it, in the shape of shapes.ts
 // `tokenInfoSchema`: never the token, nor its hash.
 import type { z } from 'zod';
 import { formatOffsetTime } from '@murmur/core';
-import type { tokenInfoSchema } from '../routes/schemas.js';
+import type { tokenInfoSchema } from '../shapes.js';
 import type { AppTokenDoc } from '../store/index.js';
 
 export type TokenInfoJson = z.input<typeof tokenInfoSchema>;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoute, hasScope, InsufficientScopeError } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import { currentAccount } from '../domain/users.js';
-import { accountWithoutTokenSchema } from './schemas.js';
+import { accountWithoutTokenSchema } from '../shapes.js';
 
 export function registerMeRoute(scope: FastifyInstance, ctx: IdentityContext): void {
   defineRoute(scope, {

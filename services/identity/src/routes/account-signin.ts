@@ -9,7 +9,7 @@ import type { IdentityContext } from '../domain/context.js';
 import { parseEmail } from '../domain/emails.js';
 import { requestSigninEmail } from '../domain/signin.js';
 import { optionalText } from './params.js';
-import { emptySchema } from './schemas.js';
+import { emptySchema } from '../shapes.js';
 
 const EMAIL_REQUIRED = 'A valid email address is required.';
 

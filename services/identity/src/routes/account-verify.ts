@@ -6,7 +6,7 @@ import { bearerToken, defineRoute } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import { exchangeToken } from '../domain/signin.js';
 import { optionalText } from './params.js';
-import { accountSchema } from './schemas.js';
+import { accountSchema } from '../shapes.js';
 
 export function registerVerifyRoute(scope: FastifyInstance, ctx: IdentityContext): void {
   defineRoute(scope, {

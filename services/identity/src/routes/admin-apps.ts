@@ -5,7 +5,7 @@ import { defineRoute, zParam } from '@murmur/http';
 import { deleteApp, listApps, registerApp } from '../domain/apps.js';
 import type { IdentityContext } from '../domain/context.js';
 import { requiredText } from './params.js';
-import { appSchema, emptySchema } from './schemas.js';
+import { appSchema, emptySchema } from '../shapes.js';
 
 // Schemes a browser or mail client would run or read locally instead of opening an app or a site.
 const REFUSED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:', 'mailto:']);

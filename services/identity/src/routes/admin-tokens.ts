@@ -7,7 +7,7 @@ import { busHeaders, defineRoute, zParam } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import { revokeAppToken } from '../domain/tokens.js';
 import { requiredText } from './params.js';
-import { emptySchema } from './schemas.js';
+import { emptySchema } from '../shapes.js';
 
 const NO_SUCH_TOKEN = 'No such token.';
 

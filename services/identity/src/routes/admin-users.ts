@@ -13,7 +13,7 @@ import {
 } from '../domain/operator.js';
 import type { ProfileFields } from '../store/index.js';
 import { optionalText, patchText, requiredText } from './params.js';
-import { adminUserSchema, createdUserSchema, issuedTokenSchema, tokenInfoSchema } from './schemas.js';
+import { adminUserSchema, createdUserSchema, issuedTokenSchema, tokenInfoSchema } from '../shapes.js';
 
 const idParams = z.object({ id: zParam.id() });
 

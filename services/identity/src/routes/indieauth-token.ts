@@ -21,7 +21,7 @@ import {
   introspectionSchema,
   serverMetadataSchema,
   tokenResponseSchema,
-} from './schemas.js';
+} from '../shapes.js';
 
 const REQUIRED_FOR_REDEMPTION = ['code', 'client_id', 'redirect_uri'] as const;
 

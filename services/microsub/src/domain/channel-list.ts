@@ -1,7 +1,7 @@
 // `action=channels`: the four channels in order, with an integer `unread` on the tracked ones.
 import type { z } from 'zod';
 import type { BusHeaders } from '@murmur/bus';
-import type { channelsSchema } from '../routes/schemas.js';
+import type { channelsSchema } from '../shapes.js';
 import { CHANNELS } from './channels.js';
 import type { MicrosubContext } from './context.js';
 import { unreadCount } from './read-state.js';

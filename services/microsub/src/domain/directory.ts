@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { identity, type EventEnvelope, type PublicUser, type publishing } from '@murmur/contracts';
 import { type BusHeaders } from '@murmur/bus';
 import { isAppError, notFound } from '@murmur/core';
-import type { feedSchema } from '../routes/schemas.js';
+import type { feedSchema } from '../shapes.js';
 import type { DirectorySiteDoc, DirectoryUserDoc } from '../store.js';
 import type { MicrosubContext } from './context.js';
 import type { FollowTarget } from './follows.js';

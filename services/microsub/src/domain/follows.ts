@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { feeds, reader } from '@murmur/contracts';
 import { type BusHeaders } from '@murmur/bus';
 import { badRequest, isAppError, notFound } from '@murmur/core';
-import type { followListSchema } from '../routes/schemas.js';
+import type { followListSchema } from '../shapes.js';
 import type { MicrosubContext } from './context.js';
 
 export type FollowTarget = { username: string } | { url: string };

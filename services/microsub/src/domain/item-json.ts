@@ -2,7 +2,7 @@
 // feeds timeline item. Written once, typed by the route's response schema.
 import type { z } from 'zod';
 import type { feeds } from '@murmur/contracts';
-import type { entrySchema } from '../routes/schemas.js';
+import type { entrySchema } from '../shapes.js';
 
 export function entryJson(item: feeds.TimelineItem, isRead?: boolean): z.input<typeof entrySchema> {
   return {

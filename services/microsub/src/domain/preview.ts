@@ -3,7 +3,7 @@
 // MICROSUB_SCAN_LIMIT like every walk).
 import type { z } from 'zod';
 import type { BusHeaders } from '@murmur/bus';
-import type { entrySchema } from '../routes/schemas.js';
+import type { entrySchema } from '../shapes.js';
 import type { MicrosubContext } from './context.js';
 import { resolveUser } from './directory.js';
 import type { FollowTarget } from './follows.js';

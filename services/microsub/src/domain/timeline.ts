@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { type BusHeaders } from '@murmur/bus';
 import { badRequest } from '@murmur/core';
-import type { timelineSchema } from '../routes/schemas.js';
+import type { timelineSchema } from '../shapes.js';
 import type { Channel } from './channels.js';
 import type { MicrosubContext } from './context.js';
 import { entryJson } from './item-json.js';

@@ -15,7 +15,7 @@ import { checkFollowChannel, follow, following, unfollow, type FollowTarget } fr
 import { markRead, markReadThrough, markUnread, removeEntries } from '../domain/read-state.js';
 import { timelinePage } from '../domain/timeline.js';
 import { entriesOf, isReadOf, limitOf, text } from './params.js';
-import { microsubResponseSchema } from './schemas.js';
+import { microsubResponseSchema } from '../shapes.js';
 
 const NOT_SUPPORTED = new Set(['mute', 'unmute', 'block', 'unblock']);
 

@@ -1,7 +1,7 @@
 // The delivery log for operators (`murmur push log`): the attempts of the last 30 days, newest first.
 import type { z } from 'zod';
 import { formatOffsetTime } from '@murmur/core';
-import type { deliveryEntrySchema } from '../routes/schemas.js';
+import type { deliveryEntrySchema } from '../shapes.js';
 import type { DeliveryDoc } from '../store/index.js';
 import type { PushContext } from './context.js';
 import { DELIVERY_LOG_MS } from './delivery.js';

@@ -10,7 +10,7 @@ import type { PushContext } from '../domain/context.js';
 import { deliveryJson, recentDeliveries } from '../domain/delivery-log.js';
 import { validAppName } from '../domain/params.js';
 import { PUSH_ENVS, type AppDoc, type PushEnv } from '../store/index.js';
-import { appListSchema, appSchema, deliveryLogSchema, emptySchema } from './schemas.js';
+import { appListSchema, appSchema, deliveryLogSchema, emptySchema } from '../shapes.js';
 
 function appJson(app: AppDoc): z.input<typeof appSchema> {
   return {

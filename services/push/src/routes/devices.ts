@@ -6,7 +6,7 @@ import type { PushContext } from '../domain/context.js';
 import { deviceJson } from '../domain/device-json.js';
 import { devicesInfo, registerDevice, unregisterDevice } from '../domain/devices.js';
 import { deviceInput, infoInput } from './params.js';
-import { deviceListSchema, registeredSchema, statusSchema } from './schemas.js';
+import { deviceListSchema, registeredSchema, statusSchema } from '../shapes.js';
 
 export function registerDeviceRoutes(scope: FastifyInstance, ctx: PushContext): void {
   const rateLimit = {

@@ -7,7 +7,7 @@ import { formatOffsetTime } from '@murmur/core';
 import { defineRoute, zParam } from '@murmur/http';
 import type { PushContext } from '../domain/context.js';
 import { registerWebSub, unregisterWebSub, vapidKeys } from '../domain/web-push.js';
-import { statusSchema } from './schemas.js';
+import { statusSchema } from '../shapes.js';
 
 const subscriptionSchema = z.object({ endpoint: z.string(), created_at: z.string() });
 const registeredSchema = z.object({

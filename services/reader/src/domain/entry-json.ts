@@ -1,7 +1,7 @@
 // The Feedbin Entry (docs/api/reader.md "Entries"), typed by the route's response schema.
 import type { z } from 'zod';
 import { formatReaderTime } from '@murmur/core';
-import type { entrySchema } from '../routes/schemas.js';
+import type { entrySchema } from '../shapes.js';
 import type { EntryDoc, EntryJsonFeed } from '../store/index.js';
 import type { ExtractLinks } from './extract-links.js';
 

@@ -12,7 +12,7 @@ import { feeds } from '@murmur/contracts';
 import { notFound } from '@murmur/core';
 import type { z } from 'zod';
 import { htmlToText } from '../feeds/html.js';
-import type { extractSchema } from '../routes/schemas.js';
+import type { extractSchema } from '../shapes.js';
 import type { EntryDoc, ExtractDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { formatOffsetTime } from '@murmur/core';
 import { escapeHtml } from '@murmur/http';
-import type { highlightFeedSchema } from '../routes/schemas.js';
+import type { highlightFeedSchema } from '../shapes.js';
 import type { HighlightDoc } from '../store/index.js';
 
 type HighlightFeedJson = z.input<typeof highlightFeedSchema>;

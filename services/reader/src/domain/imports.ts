@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { formatReaderTime, unsupportedMediaType } from '@murmur/core';
 import { nextId } from '@murmur/store';
-import type { importSchema } from '../routes/schemas.js';
+import type { importSchema } from '../shapes.js';
 import type { ImportDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { queueImport } from './jobs.js';

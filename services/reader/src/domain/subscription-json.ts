@@ -1,7 +1,7 @@
 // The Feedbin Subscription (docs/api/reader.md "Subscriptions"), typed by the route's response schema.
 import type { z } from 'zod';
 import { formatReaderTime } from '@murmur/core';
-import type { subscriptionSchema } from '../routes/schemas.js';
+import type { subscriptionSchema } from '../shapes.js';
 import type { SubscriptionView } from './views.js';
 
 export type SubscriptionJson = z.input<typeof subscriptionSchema>;

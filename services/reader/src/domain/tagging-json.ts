@@ -1,6 +1,6 @@
 // Taggings and tags as clients see them, typed by the routes' response schemas.
 import type { z } from 'zod';
-import type { tagSchema, taggingSchema } from '../routes/schemas.js';
+import type { tagSchema, taggingSchema } from '../shapes.js';
 import type { TagDoc, TaggingDoc } from '../store/index.js';
 
 export const taggingJson = (t: TaggingDoc): z.input<typeof taggingSchema> => ({

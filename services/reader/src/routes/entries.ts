@@ -9,7 +9,7 @@ import { entryJson, type EntryShape } from '../domain/entry-json.js';
 import type { UserView } from '../domain/views.js';
 import { setLastModified } from './http-cache.js';
 import { boolFilter, idList, lenientFlag, modeParam, pathId, rawParam, sinceParam } from './params.js';
-import { entriesSchema, entrySchema } from './schemas.js';
+import { entriesSchema, entrySchema } from '../shapes.js';
 import { readScope } from './access.js';
 
 const DEFAULT_PER_PAGE = 100;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineRoute, zParam } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { extractedArticle } from '../domain/extracts.js';
-import { extractSchema } from './schemas.js';
+import { extractSchema } from '../shapes.js';
 
 export function registerExtractRoutes(scope: FastifyInstance, ctx: ReaderContext): void {
   defineRoute(scope, {

@@ -7,7 +7,7 @@ import type { ReaderContext } from '../domain/context.js';
 import { highlightFeedJson } from '../domain/highlight-json.js';
 import { createHighlight, deleteHighlight, entryHighlights, userHighlights } from '../domain/highlights.js';
 import { createScope, readScope } from './access.js';
-import { emptySchema, highlightCreatedSchema, highlightFeedSchema } from './schemas.js';
+import { emptySchema, highlightCreatedSchema, highlightFeedSchema } from '../shapes.js';
 
 const TEXT_MAX = 10_000;
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineRoute } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { userIcons } from '../domain/icons.js';
-import { iconSchema } from './schemas.js';
+import { iconSchema } from '../shapes.js';
 import { readScope } from './access.js';
 
 export function registerIconRoutes(scope: FastifyInstance, ctx: ReaderContext): void {

@@ -8,7 +8,7 @@ import { exportOpml, importJson, startImport, userImport, userImports } from '..
 import { followScope, readScope } from './access.js';
 import { setLastModified } from './http-cache.js';
 import { pathId } from './params.js';
-import { importSchema } from './schemas.js';
+import { importSchema } from '../shapes.js';
 
 const OPML_BODY_LIMIT = 5 * 1024 * 1024;
 const XML_TYPES = ['text/xml', 'application/xml'];

@@ -9,7 +9,7 @@ import { recapEmailDay, requestRecap, setRecapEmailDay } from '../domain/recaps.
 import { DAYS, type Day } from '../store/index.js';
 import { createScope, readScope } from './access.js';
 import { idList } from './params.js';
-import { recapEmailSchema } from './schemas.js';
+import { recapEmailSchema } from '../shapes.js';
 
 const MAX_IDS = 1000;
 

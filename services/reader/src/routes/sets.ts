@@ -9,7 +9,7 @@ import { changeEntrySets, starredIds, type SetChange } from '../domain/sets.js';
 import { unreadIds, type UserView } from '../domain/views.js';
 import { setLastModified } from './http-cache.js';
 import { idList } from './params.js';
-import { idsSchema } from './schemas.js';
+import { idsSchema } from '../shapes.js';
 import { readScope } from './access.js';
 
 const MAX_IDS = 1000;

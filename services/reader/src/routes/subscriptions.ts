@@ -16,7 +16,7 @@ import {
 } from '../domain/subscriptions.js';
 import { setLastModified } from './http-cache.js';
 import { modeParam, pathId, sinceParam } from './params.js';
-import { choicesSchema, feedbinErrorSchema, subscriptionSchema } from './schemas.js';
+import { choicesSchema, feedbinErrorSchema, subscriptionSchema } from '../shapes.js';
 import { followScope, readScope } from './access.js';
 
 const TITLE_MAX = 255;

@@ -16,7 +16,7 @@ import {
 import { tagJson, taggingJson } from '../domain/tagging-json.js';
 import { setLastModified } from './http-cache.js';
 import { pathId, requiredName } from './params.js';
-import { tagSchema, taggingSchema } from './schemas.js';
+import { tagSchema, taggingSchema } from '../shapes.js';
 import { followScope, readScope } from './access.js';
 
 const NAME_MAX = 255;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute } from '@murmur/http';
 import type { WebmentionContext } from '../domain/context.js';
-import { blockedSchema, blocksSchema } from './schemas.js';
+import { blockedSchema, blocksSchema } from '../shapes.js';
 import { blockHost, blocksOf, unblockHost } from '../domain/moderation.js';
 
 const hostParam = z.object({ host: z.string().max(253) });

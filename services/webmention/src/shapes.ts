@@ -1,7 +1,7 @@
 // Response shapes of the JSON routes other than GET /webmention (whose three formats are written once
 // in domain/mention-json.ts and sent as cached text, see routes/query.ts).
 import { z } from 'zod';
-import { MENTION_STATUSES } from '../store/index.js';
+import { MENTION_STATUSES } from './store/index.js';
 
 const author = z.object({
   name: z.string().optional(),
