@@ -7,16 +7,21 @@
 //   npm run fuzz -- --runs 500 params  only the files whose path matches "params"
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PLATFORM = 'libs/*/test/fuzz';
+// Each lib keeps its fuzzers in libs/<name>/test/fuzz/.
+const LIB_FUZZ = readdirSync(join(root, 'libs'))
+  .map((lib) => `libs/${lib}/test/fuzz`)
+  .filter((dir) => existsSync(join(root, dir)));
 const FILES = [
-  ...readdirSync(join(root, PLATFORM))
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => `${PLATFORM}/${f}`),
+  ...LIB_FUZZ.flatMap((dir) =>
+    readdirSync(join(root, dir))
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `${dir}/${f}`),
+  ),
   'services/publishing/test/fuzz-xmlrpc-codec.test.ts',
   'services/reader/test/fuzz-feed-parsing.test.ts',
 ];

@@ -1,4 +1,4 @@
-// Shared settings and checks of the property-based fuzzers (libs/*/test/fuzz, the XML-RPC codec,
+// Shared settings and checks of the property-based fuzzers (libs/<name>/test/fuzz, the XML-RPC codec,
 // feed parsing). In CI they run with a fixed seed and a few hundred cases, so a failure reproduces;
 // `npm run fuzz` (scripts/fuzz.mjs) runs them longer with a random seed it prints.
 //   FUZZ_SEED  the seed (default 42)

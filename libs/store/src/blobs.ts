@@ -1,6 +1,6 @@
 // The blob port: named byte objects (uploaded media) kept next to a service's store, chosen by the same
 // URL. Implemented on files, in memory and on MongoDB GridFS; the contract suite in
-// libs/*/test/blobs/ runs against each and is the definition of this port.
+// libs/store/test/blob-contract.ts runs against each and is the definition of this port.
 import type { Readable } from 'node:stream';
 
 export interface BlobPutOptions {

@@ -37,15 +37,24 @@ const QUEUE_FEED = /(\/feeds\/[^/?#\s]+\/(?:bookmarks|readlater)\/)[^/?#\s]+?(\.
 // rescanned from each `;` (quadratic in a request URL's length).
 const QUERY_PAIR = /([?&;])([^=&;#\s?]+)=([^&#\s;]*)/g;
 
+/** No secret name is longer: a longer name is not one, whatever its case or encoding. */
+const LONGEST_SECRET_NAME = Math.max(...REDACTED_PARAMS.map((name) => name.length));
+
 function paramBase(rawName: string): string {
   let name = rawName;
-  try {
-    name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-  } catch {
-    // keep the raw name
+  // Only an encoded name needs decoding (decodeURIComponent copies the whole name).
+  if (name.includes('%') || name.includes('+')) {
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // keep the raw name
+    }
   }
   // `code[]`, `token[0]` hide the same secret as `code`, `token`.
-  return withoutIndexSuffix(name).toLowerCase();
+  const base = withoutIndexSuffix(name);
+  // Lower-casing a name of hundreds of KiB (a hostile URL) costs far more than its length says (V8
+  // leaves its fast path for long strings), and such a name is no secret's anyway.
+  return base.length > LONGEST_SECRET_NAME ? '' : base.toLowerCase();
 }
 
 /**
@@ -63,9 +72,22 @@ function withoutIndexSuffix(name: string): string {
  * keeping the rest readable: `/x?token=abc&page=2` → `/x?token=***&page=2`.
  */
 export function redactUrl(text: string): string {
-  let out = text.replace(QUERY_PAIR, (m, sep: string, name: string) =>
-    paramSet.has(paramBase(name)) ? `${sep}${name}=${REDACTED}` : m,
-  );
+  // Copied only where a secret is masked: most logged URLs carry none, and a copy of a long one (a
+  // hostile request URL) costs far more than reading it.
+  let out = text;
+  let parts: string[] | undefined;
+  let last = 0;
+  QUERY_PAIR.lastIndex = 0;
+  for (let m = QUERY_PAIR.exec(text); m !== null; m = QUERY_PAIR.exec(text)) {
+    const [pair, sep, name] = m as unknown as [string, string, string];
+    if (!paramSet.has(paramBase(name))) continue;
+    (parts ??= []).push(text.slice(last, m.index), `${sep}${name}=${REDACTED}`);
+    last = m.index + pair.length;
+  }
+  if (parts) {
+    parts.push(text.slice(last));
+    out = parts.join('');
+  }
   if (out.includes('/feeds/')) {
     out = out.replace(
       QUEUE_FEED,
