@@ -12,8 +12,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createLogger, loadConfig, systemClock } from '@murmur/core';
+import { registeredRoutes } from '@murmur/http';
+import { connectBus, openStore } from '@murmur/runtime';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Neither the services (through the CLI's list of them) nor the gateway are dependencies of the root.
 const load = (path) => import(pathToFileURL(join(root, path)).href);
 
 const check = process.argv.includes('--check');
@@ -21,9 +25,6 @@ const { services } = await load('cli/dist/services.js');
 const { generateRouteTable, GENERATED_ROUTES_FILE, GENERATE_ROUTES_COMMAND, ROUTE_LISTING_ENV } = await load(
   'gateway/dist/route-table-generator.js',
 );
-const { createLogger, loadConfig, systemClock } = await load('libs/core/dist/index.js');
-const { registeredRoutes } = await load('libs/http/dist/index.js');
-const { connectBus, openStore } = await load('libs/runtime/dist/index.js');
 
 /** Each service's registered routes, from its app built as the runtime builds it, then closed. */
 async function listServiceRoutes() {

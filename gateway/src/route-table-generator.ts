@@ -1,6 +1,6 @@
 // Generates the gateway's route table (routes.generated.ts) from the routes the services register, so a
 // new endpoint cannot be forgotten there. Run at build time only (scripts/generate-gateway-routes.mjs
-// lists the services' routes and calls this); the gateway never loads it, nor any service.
+// lists the services' routes and calls this): the gateway never loads it, and it loads no service.
 //
 // A service's route becomes a row as it declares itself (registeredRoutes of libs/http/src/app.ts):
 // - its Fastify URL becomes the pattern (`:name` → `{name}`, `{name:int}` for the parameters the route
