@@ -81,6 +81,24 @@ function tsc(args) {
 function build() {
   const status = tsc(['-b', 'tsconfig.json']);
   if (status !== 0) fail('the TypeScript build failed (see above).');
+  generateGatewayRoutes();
+}
+
+const isCI = Boolean(process.env.CI) && process.env.CI !== 'false';
+
+// The gateway's route table is generated from the routes the services register
+// (scripts/generate-gateway-routes.mjs, which reads the build): a build brings it up to date, and
+// compiles the gateway again when it changed, so a new endpoint is routed without another step. Under CI
+// it is only checked: regenerated there, it would hide that the committed one is stale, and images are
+// built from the committed one (Dockerfile).
+function generateGatewayRoutes() {
+  const file = join(root, 'gateway/src/routes.generated.ts');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const script = join(root, 'scripts/generate-gateway-routes.mjs');
+  if (run(process.execPath, [script, ...(isCI ? ['--check'] : [])]) !== 0)
+    fail("the gateway's route table could not be generated or is out of date (see above).");
+  if (readFileSync(file, 'utf8') !== before && tsc(['-b', 'tsconfig.json']) !== 0)
+    fail('the TypeScript build failed (see above).');
 }
 
 /** Jest's counts from its --json results file (zeros when it wrote none). */

@@ -1,6 +1,11 @@
-// One concrete request for every path of Murmur's HTTP interface (docs/api/) and of the paths the
-// services add beyond it, with the service that must answer it.
+// Concrete requests with the service that must answer them. `samples`, written by hand: requests as
+// clients send them (queries, bodies, content types) for the paths of Murmur's HTTP interface
+// (docs/api/), the paths two services share and the methods a path has. `rowSamples`, made from the
+// route table: one request for each method of each row, so that every endpoint the services register
+// (the table is generated from them, gateway/src/route-table-generator.ts) is exercised without being
+// written here again.
 import type { ServiceName } from '@murmur/core';
+import { routeTable } from '../src/index.js';
 
 export interface Sample {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -346,3 +351,23 @@ export const unknownPaths: ReadonlyArray<{ method: Sample['method']; path: strin
   { method: 'GET', path: '/microsub/extra' },
   { method: 'GET', path: '/.well-known/webfinger' },
 ];
+
+/** A path `pattern` matches: integer parameters `17`, other parameters `ada`, a trailing `/*` one segment more. */
+export function pathOfPattern(pattern: string): string {
+  return pattern
+    .replace(/\/\*$/, '/x')
+    .replace(/\{[a-z_]+:int\}/g, '17')
+    .replace(/\{[a-z_]+\}/g, 'ada');
+}
+
+/** One request for each method of each row of the route table (GET and POST for a row of any method). */
+export const rowSamples: ReadonlyArray<Sample & { pattern: string }> = routeTable.flatMap((row) =>
+  (row.methods.includes('*') ? (['GET', 'POST'] as const) : row.methods)
+    .filter((method): method is Sample['method'] => method !== 'OPTIONS' && method !== '*')
+    .map((method) => ({
+      method,
+      path: pathOfPattern(row.pattern),
+      service: row.service,
+      pattern: row.pattern,
+    })),
+);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { resolveRoute, routeTable } from '../src/index.js';
-import { samples, unknownPaths } from './route-samples.js';
+import {
+  areaErrorStyle,
+  resolveRoute,
+  resolveSiteHostRoute,
+  routeTable,
+  SITE_HOST_ROUTE,
+} from '../src/index.js';
+import { rowSamples, samples, unknownPaths } from './route-samples.js';
 import {
   rawExchange,
   send,
@@ -21,6 +27,14 @@ describe('the route table', () => {
     expect(resolveRoute(u.method, u.path)).toBeNull();
   });
 
+  // A row no path reaches (a more specific row taking all of its paths) would be an endpoint lost.
+  it.each(rowSamples.map((s) => [`${s.method} ${s.path}`, s] as const))(
+    '%s → the row it was made from',
+    (_name, s) => {
+      expect(resolveRoute(s.method, s.path)?.pattern).toBe(s.pattern);
+    },
+  );
+
   it('sends the reader its /feeds paths and the feeds service its own, most specific first', () => {
     expect(resolveRoute('GET', '/feeds/highlights')?.service).toBe('reader');
     expect(resolveRoute('GET', '/feeds/highlights.json')?.service).toBe('feeds');
@@ -37,6 +51,27 @@ describe('the route table', () => {
     expect(resolveRoute('DELETE', '/feeds/12/highlights/x')).toBeNull();
     expect(resolveRoute('GET', '/feeds/v2/entries/abc.json')).toBeNull();
     expect(resolveRoute('GET', '/imported/archive/ada/years.json')).toBeNull();
+    expect(resolveRoute('GET', '/imported/archive/17/2019/april.json')).toBeNull();
+    expect(resolveRoute('DELETE', '/webmention/abc')).toBeNull();
+    expect(resolveRoute('DELETE', '/webmention/5')?.service).toBe('webmention');
+    expect(resolveRoute('GET', '/feeds/v2/extract/abc/sig.json')).toBeNull();
+    // Ids the services check themselves are routed whatever they look like.
+    expect(resolveRoute('DELETE', '/admin/tokens/abc')?.service).toBe('identity');
+    expect(resolveRoute('PATCH', '/admin/sites/abc')?.service).toBe('publishing');
+    expect(resolveRoute('GET', '/imported/archive/17/import/imp-8')?.service).toBe('archive');
+  });
+
+  it('tries a user’s page (/{username}/) after every path with a named first segment', () => {
+    expect(resolveRoute('GET', '/ada/')?.pattern).toBe('/{username}/');
+    expect(resolveRoute('GET', '/feeds/photos.json')?.service).toBe('feeds');
+    expect(resolveRoute('GET', '/ada')).toBeNull();
+    expect(resolveRoute('GET', '/ada/posts')).toBeNull();
+    expect(resolveRoute('POST', '/ada/')).toBeNull();
+  });
+
+  it('routes every method of /xmlrpc to publishing, which answers them itself', () => {
+    for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PROPFIND'])
+      expect(resolveRoute(method, '/xmlrpc')).toMatchObject({ service: 'publishing', errorStyle: 'text' });
   });
 
   it('routes a method only where the endpoint has it (GET rows answer HEAD too)', () => {
@@ -54,6 +89,18 @@ describe('the route table', () => {
     expect(resolveRoute('POST', '/webmention')?.bodyLimit).toBe(16 * 1024);
     expect(resolveRoute('POST', '/imported/archive/17/import')?.bodyLimit).toBe(100 * 1024 * 1024);
     expect(resolveRoute('POST', '/feeds/v2/subscriptions.json')?.bodyLimit).toBeUndefined();
+    // The push service's own small limits are kept at the gateway too.
+    expect(resolveRoute('POST', '/users/push/web/register')?.bodyLimit).toBe(8 * 1024);
+    expect(resolveRoute('PUT', '/admin/push/apps/ios')?.bodyLimit).toBe(16 * 1024);
+    expect(resolveRoute('DELETE', '/admin/push/apps/ios')?.bodyLimit).toBeUndefined();
+  });
+
+  it('gives the slow routes their own upstream timeouts', () => {
+    expect(resolveRoute('POST', '/xmlrpc')?.timeoutMs).toBe(120_000);
+    expect(resolveRoute('POST', '/feeds/v2/imports.json')?.timeoutMs).toBe(60_000);
+    expect(resolveRoute('GET', '/feeds/v2/extract/12/sig.json')?.timeoutMs).toBe(45_000);
+    expect(resolveRoute('POST', '/imported/archive/17/import')?.timeoutMs).toBe(300_000);
+    expect(routeTable.filter((e) => e.timeoutMs !== undefined)).toHaveLength(4);
   });
 
   it('uses each area’s error convention', () => {
@@ -62,6 +109,27 @@ describe('the route table', () => {
     expect(resolveRoute('GET', '/microsub')?.errorStyle).toBe('oauth');
     expect(resolveRoute('GET', '/feeds/ada.json')?.errorStyle).toBe('simple');
     expect(resolveRoute('POST', '/webmention')?.errorStyle).toBe('text');
+    // IndieAuth's HTML screens: the gateway answers its own errors there in OAuth's shape.
+    expect(resolveRoute('GET', '/indieauth/auth')?.errorStyle).toBe('oauth');
+    expect(resolveRoute('GET', '/ada/')?.errorStyle).toBe('simple');
+    // The extracted-content address stands in for Feedbin's extract service, not its API.
+    expect(resolveRoute('GET', '/feeds/v2/extract/12/sig.json')?.errorStyle).toBe('simple');
+  });
+
+  it('answers a path no row serves in its area’s error convention', () => {
+    expect(areaErrorStyle('/feeds/v2/nothing.json?x=1')).toBe('feedbin');
+    expect(areaErrorStyle('/indieauth/nothing')).toBe('oauth');
+    expect(areaErrorStyle('/.well-known/oauth-authorization-server')).toBe('oauth');
+    expect(areaErrorStyle('/microsub')).toBe('oauth');
+    expect(areaErrorStyle('/feeds/ada/nothing.json')).toBe('simple');
+    expect(areaErrorStyle('/wp-login.php')).toBe('simple');
+  });
+
+  it('sends a site’s own host name to publishing by Host, never by a row of the table', () => {
+    expect(resolveSiteHostRoute('/2026/11/hello.html?x=1')).toBe(SITE_HOST_ROUTE);
+    expect(SITE_HOST_ROUTE).toMatchObject({ service: 'publishing', pattern: '/*', methods: ['*'] });
+    expect(resolveSiteHostRoute('/metrics')).toBeNull();
+    expect(routeTable.some((e) => e.pattern === '/*')).toBe(false);
   });
 
   it('allows cross-origin reads only where docs/security.md allows them', () => {
@@ -118,6 +186,15 @@ describe('a request through the gateway', () => {
       expect(echo.headers.authorization).toBe('Bearer t0k');
       expect(echo.body).toBe(s.body ?? '');
       if (s.contentType) expect(echo.headers['content-type']).toBe(s.contentType);
+    },
+  );
+
+  it.each(rowSamples.map((s) => [`${s.method} ${s.path}`, s] as const))(
+    '%s (made from its row) reaches its service',
+    async (_name, s) => {
+      const res = await send(gateway.url, s.method, s.path, { headers: { authorization: 'Bearer t0k' } });
+      expect(res.status).toBe(200);
+      if (s.method !== 'HEAD') expect(res.json<Echo>().service).toBe(s.service);
     },
   );
 

@@ -26,7 +26,39 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Overrides the app's errorStyle for one route (set by defineRoute). */
     errorStyle?: ErrorStyle;
+    /** The route's own time limit (defineRoute's `timeoutMs`, which defineRoute enforces). */
+    timeoutMs?: number;
+    /** defineRoute's `crossOrigin`: a declaration only, listed by registeredRoutes. */
+    crossOrigin?: CrossOrigin;
+    /** defineRoute's `digitParams`: a declaration only, listed by registeredRoutes. */
+    digitParams?: readonly string[];
   }
+}
+
+/**
+ * A route browsers on other origins may read: it reads no cookie or other ambient credential, so a
+ * wildcard origin is safe. `allowHeaders`: the request headers a preflight may allow, when the route
+ * takes others than the usual ones (an `Authorization` header, say).
+ */
+export type CrossOrigin = true | { allowHeaders: string };
+
+/**
+ * A route as the app registered it, with what the route declares about itself for whatever routes
+ * requests to the service from outside (the limits it keeps, how it answers errors, who may read it).
+ */
+export interface RegisteredRoute {
+  method: string;
+  /** Fastify's URL pattern: `/feeds/:id/highlights`, `/sites/:username/*`. */
+  url: string;
+  /** The style its errors are answered in: the route's own, else the app's for its URL pattern. */
+  errorStyle: ErrorStyle;
+  /** Its body limit when it or the app sets one (absent: DEFAULT_BODY_LIMIT). */
+  bodyLimit?: number;
+  /** Its own time limit, when it sets one. */
+  timeoutMs?: number;
+  crossOrigin?: CrossOrigin;
+  /** Path parameters that only ever hold decimal digits (defineRoute's `digitParams`). */
+  digitParams?: readonly string[];
 }
 
 export type HttpApp = FastifyInstance;
@@ -95,8 +127,8 @@ export interface HttpState {
   readonly clock: Clock;
   readonly requestTimeoutMs: number;
   readonly metrics: Registry;
-  /** Every route the app registered (method and Fastify URL pattern), in registration order. */
-  readonly routes: ReadonlyArray<{ method: string; url: string }>;
+  /** Every route the app registered, in registration order. */
+  readonly routes: readonly RegisteredRoute[];
   styleFor(request: FastifyRequest): ErrorStyle;
 }
 
@@ -214,10 +246,23 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     processMetrics: options.processMetrics,
   });
 
-  // What the app answers, so a test can hold the gateway's route table against every service's routes.
-  const routes: Array<{ method: string; url: string }> = [];
+  // What the app answers and what each route declares about itself, for whatever routes requests to
+  // the service (the gateway's route table is generated from these: scripts/generate-gateway-routes.mjs).
+  const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    const config = route.config ?? {};
+    const bodyLimit = route.bodyLimit ?? options.bodyLimit;
+    for (const method of [route.method].flat()) {
+      routes.push({
+        method,
+        url: route.url,
+        errorStyle: config.errorStyle ?? styleForUrl(route.url),
+        ...(bodyLimit === undefined ? {} : { bodyLimit }),
+        ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+        ...(config.crossOrigin === undefined ? {} : { crossOrigin: config.crossOrigin }),
+        ...(config.digitParams === undefined ? {} : { digitParams: config.digitParams }),
+      });
+    }
   });
   const state: HttpState = {
     service: options.service,
@@ -233,7 +278,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   return app;
 }
 
-/** The routes `app` (made by createHttpApp) registered: method and Fastify URL pattern. */
-export function registeredRoutes(app: FastifyInstance): ReadonlyArray<{ method: string; url: string }> {
+/** The routes `app` (made by createHttpApp) registered, one a method, with what each declares. */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
   return httpState(app).routes;
 }

@@ -10,6 +10,8 @@ export {
   MAX_HEADER_SIZE,
   type HttpApp,
   type HttpAppOptions,
+  type CrossOrigin,
+  type RegisteredRoute,
 } from './app.js';
 export { RequestMetrics, DURATION_BUCKETS } from './request-metrics.js';
 export {

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, 
 import type { z } from 'zod';
 import { badRequest, internalError, notFound, tooManyRequests, unsupportedMediaType } from '@murmur/core';
 import { createStoreRateLimiter, type StoreRateLimiter } from './ratelimit.js';
-import { busHeaders, httpState, type HttpState } from './app.js';
+import { busHeaders, httpState, type CrossOrigin, type HttpState } from './app.js';
 import { bearerToken, requireScopes, type AuthInfo } from './auth.js';
 import type { Authenticator } from './authenticator.js';
 import { mediaType, XML_MEDIA_TYPES } from './body.js';
@@ -102,6 +102,19 @@ export interface RouteSpec<
   /** Overrides the app's error style for this route. */
   errorStyle?: ErrorStyle;
   /**
+   * Declares that browsers on other origins may read this route (it reads no cookie). Only a
+   * declaration: the route sends no CORS header for it; registeredRoutes lists it for whatever routes
+   * requests to the service and answers for it cross-origin.
+   */
+  crossOrigin?: CrossOrigin;
+  /**
+   * Path parameters that only ever hold decimal digits, as part of the path's shape: with
+   * `digitParams: ['entry_id']`, `/feeds/12/highlights` is this route's path and `/feeds/ada/highlights`
+   * none of it. Only a declaration (`params` still validates the value); registeredRoutes lists it, so
+   * whatever routes requests to the service can route such paths by their shape.
+   */
+  digitParams?: readonly string[];
+  /**
    * Returns the body (sent as JSON through `response[status]`), or undefined for an empty body.
    * To answer differently (HTML, redirects, streams), use `reply` and `return reply`.
    */
@@ -196,6 +209,11 @@ function isKeyed(limit: RouteRateLimit | KeyedRateLimit | undefined): limit is K
   return limit !== undefined && 'key' in limit;
 }
 
+/** Fastify's names of the path parameters in a URL pattern (`/feeds/:entry_id/highlights` → entry_id). */
+function pathParamNames(url: string): string[] {
+  return [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+}
+
 export function defineRoute<
   PS extends z.ZodType | undefined = undefined,
   IS extends z.ZodType | undefined = undefined,
@@ -203,6 +221,9 @@ export function defineRoute<
   R extends ResponseSchemas | undefined = undefined,
 >(scope: FastifyInstance, spec: RouteSpec<PS, IS, A, R>): void {
   const state = httpState(scope);
+  const notInPath = spec.digitParams?.find((name) => !pathParamNames(spec.url).includes(name));
+  if (notInPath !== undefined)
+    throw new Error(`${spec.url}: digitParams names "${notInPath}", which is no parameter of its path`);
   const authenticator = spec.auth ? authenticatorFor(state, spec.url, spec.basic) : undefined;
   const keyed = isKeyed(spec.rateLimit) ? spec.rateLimit : undefined;
   let limiter: StoreRateLimiter | undefined;
@@ -337,6 +358,10 @@ export function defineRoute<
     config: {
       ...(spec.errorStyle === undefined ? {} : { errorStyle: spec.errorStyle }),
       ...(spec.rateLimit === undefined || keyed ? {} : { rateLimit: { ...spec.rateLimit } }),
+      // What the route declares about itself, for registeredRoutes.
+      ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
+      ...(spec.crossOrigin === undefined ? {} : { crossOrigin: spec.crossOrigin }),
+      ...(spec.digitParams === undefined ? {} : { digitParams: spec.digitParams }),
     },
     onRequest: authenticator || keyed ? [startTimer, onRequest] : startTimer,
     // Refused before the body is read: XML is buffered only for routes that parse it.

@@ -6,13 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from '@murmur/http';
 import type { ServiceHttpOptions } from '@murmur/runtime';
 import type { MicrosubContext } from './domain/context.js';
-import { registerMicrosubRoutes } from './routes/microsub.js';
-
-export const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-headers': 'Authorization, Content-Type, Cache-Control, Last-Event-ID',
-  'access-control-allow-methods': 'GET, POST, OPTIONS',
-} as const;
+import { CORS_HEADERS, registerMicrosubRoutes } from './routes/microsub.js';
 
 export async function buildMicrosubApp(
   ctx: MicrosubContext,

@@ -97,6 +97,7 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext
   defineRoute(scope, {
     method: 'POST',
     url: '/imported/archive/:site_id/import',
+    digitParams: ['site_id'],
     params: z.object({ site_id: zParam.id() }),
     xml: true,
     bodyLimit: maxBytes,
@@ -113,6 +114,7 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ArchiveContext
   defineRoute(scope, {
     method: 'GET',
     url: '/imported/archive/:site_id/import/:id',
+    digitParams: ['site_id'],
     params: z.object({ site_id: zParam.id(), id: z.string() }),
     response: { 200: importSchema },
     handler: ({ params, request }) => importStatus(ctx, params.site_id, callerOf(request), params.id),

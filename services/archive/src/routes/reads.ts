@@ -31,6 +31,8 @@ export function registerReadRoutes(scope: FastifyInstance, ctx: ArchiveContext):
   defineRoute(scope, {
     method: 'GET',
     url: '/imported/archive/:site_id/recent.json',
+    crossOrigin: true,
+    digitParams: ['site_id'],
     params: siteParam,
     response: { 200: feedSchema },
     handler: async ({ params, input, request, reply }) => {
@@ -42,6 +44,8 @@ export function registerReadRoutes(scope: FastifyInstance, ctx: ArchiveContext):
   defineRoute(scope, {
     method: 'GET',
     url: '/imported/archive/:site_id/search.json',
+    crossOrigin: true,
+    digitParams: ['site_id'],
     params: siteParam,
     response: { 200: feedSchema },
     handler: async ({ params, input, request, reply }) => {
@@ -53,6 +57,8 @@ export function registerReadRoutes(scope: FastifyInstance, ctx: ArchiveContext):
   defineRoute(scope, {
     method: 'GET',
     url: '/imported/archive/:site_id/years.json',
+    crossOrigin: true,
+    digitParams: ['site_id'],
     params: siteParam,
     response: { 200: yearsSchema },
     handler: async ({ params, request, reply }) =>
@@ -62,6 +68,8 @@ export function registerReadRoutes(scope: FastifyInstance, ctx: ArchiveContext):
   defineRoute(scope, {
     method: 'GET',
     url: '/imported/archive/:site_id/:year/:month.json',
+    crossOrigin: true,
+    digitParams: ['site_id', 'year', 'month'],
     params: monthParams,
     response: { 200: feedSchema },
     handler: async ({ params, input, request, reply }) => {

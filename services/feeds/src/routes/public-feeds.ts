@@ -1,5 +1,6 @@
 // The public JSON Feeds: a user's timeline, mentions and webmentions, the photos of the whole
-// service and the blogroll. Readable cross-origin (the gateway adds CORS to these routes).
+// service and the blogroll. Readable cross-origin: each route declares `crossOrigin`, and the gateway
+// adds the CORS headers.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute } from '@murmur/http';
@@ -17,6 +18,7 @@ export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsConte
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/photos.json',
+    crossOrigin: true,
     response: { 200: jsonFeedSchema },
     handler: ({ request, reply }) => answerFeed(request, reply, photosView(ctx), ctx),
   });
@@ -24,6 +26,7 @@ export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsConte
   defineRoute(scope, {
     method: 'GET',
     url: '/blogroll.org.json',
+    crossOrigin: true,
     response: { 200: jsonFeedSchema },
     handler: async ({ request, reply }) => answerFeed(request, reply, await blogrollView(ctx), ctx),
   });
@@ -31,6 +34,7 @@ export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsConte
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/:username.json',
+    crossOrigin: true,
     params: usernameParam,
     input: z.object({ count: countParam }),
     response: { 200: jsonFeedSchema },
@@ -41,6 +45,7 @@ export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsConte
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/:username/mentions.json',
+    crossOrigin: true,
     params: usernameParam,
     input: z.object({ count: countParam }),
     response: { 200: jsonFeedSchema },
@@ -51,6 +56,7 @@ export function registerPublicFeedRoutes(scope: FastifyInstance, ctx: FeedsConte
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/:username/webmentions.json',
+    crossOrigin: true,
     params: usernameParam,
     response: { 200: jsonFeedSchema },
     handler: async ({ params, request, reply }) =>

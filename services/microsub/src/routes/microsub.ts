@@ -17,6 +17,13 @@ import { timelinePage } from '../domain/timeline.js';
 import { entriesOf, isReadOf, limitOf, text } from './params.js';
 import { microsubResponseSchema } from '../shapes.js';
 
+/** What the routes answer cross-origin (app.ts sends them; the routes declare `crossOrigin` with them). */
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'Authorization, Content-Type, Cache-Control, Last-Event-ID',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+} as const;
+
 const NOT_SUPPORTED = new Set(['mute', 'unmute', 'block', 'unblock']);
 
 function actionOf(params: ParamRecord): string {
@@ -157,6 +164,7 @@ async function timelineWrite(
 export function registerMicrosubRoutes(scope: FastifyInstance, ctx: MicrosubContext): void {
   const common = {
     url: '/microsub',
+    crossOrigin: { allowHeaders: CORS_HEADERS['access-control-allow-headers'] },
     auth: 'required',
     tokenParam: true,
     rateLimit: { key: 'user', max: ctx.config.MICROSUB_REQUESTS_PER_MINUTE, windowMs: 60_000 },

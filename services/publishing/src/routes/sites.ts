@@ -26,6 +26,21 @@ export function registerSiteRoutes(scope: FastifyInstance, ctx: PublishingContex
     },
   });
 
+  // The site's JSON Feed, public like the feeds service's JSON Feeds: a route of its own only to declare
+  // it readable cross-origin; answered as every other path of the site (web/site.ts).
+  defineRoute(scope, {
+    method: 'GET',
+    url: '/sites/:username/feed.json',
+    crossOrigin: true,
+    params: z.object({ username }),
+    rateLimit,
+    handler: async ({ params, reply }) => {
+      const site = await defaultSiteOfUsername(ctx, params.username);
+      if (!site) throw notFound();
+      return serveSitePath(ctx, site, 'feed.json', reply);
+    },
+  });
+
   defineRoute(scope, {
     method: 'GET',
     url: '/sites/:username/*',

@@ -127,6 +127,8 @@ export async function registerXmlRpcRoutes(app: FastifyInstance, ctx: Publishing
       method: 'POST',
       url: '/xmlrpc',
       xml: true,
+      // What sendText answers; declared for whatever routes requests here (registeredRoutes).
+      errorStyle: 'text',
       // Checked against Content-Length before the body is read; read-call.ts counts the bytes too.
       bodyLimit: XMLRPC_BODY_LIMIT,
       timeoutMs: XMLRPC_TIMEOUT_MS,
@@ -161,6 +163,7 @@ export async function registerXmlRpcRoutes(app: FastifyInstance, ctx: Publishing
       method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       url: '/xmlrpc',
       exposeHeadRoute: false,
+      config: { errorStyle: 'text' },
       handler: async () => undefined,
     });
   });

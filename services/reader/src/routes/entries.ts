@@ -119,6 +119,7 @@ export function registerEntryRoutes(scope: FastifyInstance, ctx: ReaderContext):
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/entries/:id.json',
+    digitParams: ['id'],
     ...readScope,
     params: pathId,
     input: z.object(shapeParams),
@@ -135,6 +136,7 @@ export function registerEntryRoutes(scope: FastifyInstance, ctx: ReaderContext):
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/feeds/:id/entries.json',
+    digitParams: ['id'],
     ...readScope,
     params: z.object({ id: zParam.id() }),
     input: z.object(listParams),

@@ -12,6 +12,7 @@ export function registerExtractRoutes(scope: FastifyInstance, ctx: ReaderContext
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/extract/:id/:signature.json',
+    digitParams: ['id'],
     params: z.object({ id: zParam.id(), signature: z.string().max(64) }),
     // Each miss fetches a page: per client address, counted in the store.
     rateLimit: {

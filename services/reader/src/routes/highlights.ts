@@ -33,6 +33,7 @@ export function registerHighlightRoutes(scope: FastifyInstance, ctx: ReaderConte
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/:entry_id/highlights',
+    digitParams: ['entry_id'],
     ...readScope,
     params: z.object({ entry_id: zParam.id() }),
     response: { 200: highlightFeedSchema },
@@ -46,6 +47,7 @@ export function registerHighlightRoutes(scope: FastifyInstance, ctx: ReaderConte
   defineRoute(scope, {
     method: 'POST',
     url: '/feeds/:entry_id/highlights',
+    digitParams: ['entry_id'],
     ...createScope,
     params: z.object({ entry_id: zParam.id() }),
     input: z.object({
@@ -60,6 +62,7 @@ export function registerHighlightRoutes(scope: FastifyInstance, ctx: ReaderConte
   defineRoute(scope, {
     method: 'DELETE',
     url: '/feeds/:entry_id/highlights/:highlight_id',
+    digitParams: ['entry_id', 'highlight_id'],
     ...createScope,
     params: z.object({ entry_id: zParam.id(), highlight_id: zParam.id() }),
     response: { 200: emptySchema },

@@ -48,6 +48,7 @@ export function registerImportRoutes(scope: FastifyInstance, ctx: ReaderContext)
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/imports/:id.json',
+    digitParams: ['id'],
     ...readScope,
     params: pathId,
     response: { 200: importSchema },

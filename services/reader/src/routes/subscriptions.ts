@@ -98,6 +98,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, ctx: ReaderCo
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/subscriptions/:id.json',
+    digitParams: ['id'],
     ...readScope,
     params: pathId,
     input: z.object({ mode: modeParam() }),
@@ -113,6 +114,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, ctx: ReaderCo
   defineRoute(scope, {
     method: 'PATCH',
     url: '/feeds/v2/subscriptions/:id.json',
+    digitParams: ['id'],
     ...followScope,
     params: pathId,
     input: z.object({ title: titleParam() }),
@@ -127,6 +129,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, ctx: ReaderCo
   defineRoute(scope, {
     method: 'DELETE',
     url: '/feeds/v2/subscriptions/:id.json',
+    digitParams: ['id'],
     ...followScope,
     params: pathId,
     handler: async ({ params, auth, reply }) => {
@@ -140,6 +143,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, ctx: ReaderCo
   defineRoute(scope, {
     method: 'POST',
     url: '/feeds/v2/subscriptions/:id/update.json',
+    digitParams: ['id'],
     ...followScope,
     params: z.object({ id: zParam.id() }),
     input: z.object({ title: titleParam().optional() }),

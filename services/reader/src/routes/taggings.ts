@@ -39,6 +39,7 @@ export function registerTaggingRoutes(scope: FastifyInstance, ctx: ReaderContext
   defineRoute(scope, {
     method: 'GET',
     url: '/feeds/v2/taggings/:id.json',
+    digitParams: ['id'],
     ...readScope,
     params: pathId,
     response: { 200: taggingSchema },
@@ -67,6 +68,7 @@ export function registerTaggingRoutes(scope: FastifyInstance, ctx: ReaderContext
   defineRoute(scope, {
     method: 'DELETE',
     url: '/feeds/v2/taggings/:id.json',
+    digitParams: ['id'],
     ...followScope,
     params: pathId,
     handler: async ({ params, auth, reply }) => {

@@ -22,6 +22,7 @@ export function registerModerationRoutes(scope: FastifyInstance, ctx: Webmention
   defineRoute(scope, {
     method: 'DELETE',
     url: '/webmention/:id',
+    digitParams: ['id'],
     params: z.object({ id: zParam.id() }),
     auth: 'required',
     scopes: ['update'],

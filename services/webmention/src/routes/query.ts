@@ -25,6 +25,7 @@ export function registerQueryRoutes(scope: FastifyInstance, ctx: WebmentionConte
   defineRoute(scope, {
     method: 'GET',
     url: '/webmention',
+    crossOrigin: true,
     rateLimit: {
       key: 'ip',
       max: ctx.config.WEBMENTION_READS_PER_IP_PER_MINUTE,
