@@ -17,6 +17,11 @@ export const publicUserSchema = z.object({
   fullName: z.string(),
   avatar: z.string(),
   bio: z.string(),
+  /**
+   * The user's other profiles (rel="me" links on their profile and site pages): absolute http(s)
+   * URLs, in the order the user gave them. Absent from events written before it existed.
+   */
+  links: z.array(z.string()).default([]),
   createdAt: z.string(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;

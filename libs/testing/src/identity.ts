@@ -53,6 +53,7 @@ function publicUser(user: FakeUser): PublicUser {
     fullName: user.name ?? '',
     avatar: '',
     bio: '',
+    links: [],
     createdAt: new Date(0).toISOString(),
   };
 }

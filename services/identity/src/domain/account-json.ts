@@ -59,6 +59,7 @@ export function publicUser(user: UserDoc, publicUrl: string): PublicUser {
     fullName: user.fullName,
     avatar: user.avatar || fallbackAvatarUrl(publicUrl, user.username),
     bio: user.bio,
+    links: [],
     createdAt: formatOffsetTime(user.createdAt),
   };
 }
