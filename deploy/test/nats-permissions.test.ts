@@ -34,6 +34,7 @@ const user: PublicUser = {
   fullName: 'Ada Lovelace',
   avatar: '',
   bio: '',
+  links: [],
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 

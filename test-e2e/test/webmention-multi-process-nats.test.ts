@@ -92,6 +92,7 @@ describeWithNats('webmention, multi-process over NATS', () => {
         fullName: 'Ada',
         avatar: '',
         bio: '',
+        links: [],
         createdAt: '2026-11-21T08:00:00+00:00',
       },
     });

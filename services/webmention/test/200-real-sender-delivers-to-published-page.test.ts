@@ -27,6 +27,7 @@ describe('a real sender', () => {
         fullName: 'Ada',
         avatar: '',
         bio: '',
+        links: [],
         createdAt: new Date().toISOString(),
       },
     });
