@@ -3,7 +3,7 @@
 // (30,000 unread) on the embedded store, measured through the gateway; then polling throughput
 // against 1,000 local feeds. Run after a build, from the repository root:
 //   node bench/reader/run.mjs [--subscriptions=500] [--items=200] [--unread=30000] [--samples=200]
-//                             [--poll-feeds=1000] [--store=file|memory] [--engine=sqlite|nedb]
+//                             [--poll-feeds=1000] [--store=file|memory]
 //                             [--skip-parse] [--skip-reads] [--skip-poll] [--json] [--data-dir=<dir>]
 // --data-dir: seed into that directory and keep it (bench/store/community.mjs); otherwise a temporary one.
 // Exits non-zero only when the benchmark could not run; missing a target is reported.
@@ -36,8 +36,6 @@ const UNREAD = Number(option('unread', '30000'));
 const SAMPLES = Number(option('samples', '200'));
 const POLL_FEEDS = Number(option('poll-feeds', '1000'));
 const STORE = option('store', 'file');
-/** The `file` store's engine: `sqlite` (the default) or `nedb` (earlier versions, for comparison). */
-const ENGINE = option('engine', 'sqlite');
 /** V8's old-space cap for the server process (MiB); 0 leaves V8's default (a quarter of the machine's memory). */
 const SERVER_HEAP_MB = Number(option('server-heap', '640'));
 
@@ -48,7 +46,6 @@ function startServer(dataDir, adminToken) {
     env: {
       BENCH_DATA_DIR: dataDir,
       BENCH_STORE: STORE,
-      BENCH_ENGINE: ENGINE,
       BENCH_ADMIN_TOKEN: adminToken,
     },
   });
@@ -83,7 +80,7 @@ async function readsPhase() {
   try {
     const token = await createUser(server, adminToken, 'bench');
     let call = client(server, token);
-    log(`seeding: ${SUBSCRIPTIONS} subscriptions × ${ITEMS} entries (${STORE} store, ${ENGINE})…`);
+    log(`seeding: ${SUBSCRIPTIONS} subscriptions × ${ITEMS} entries (${STORE} store)…`);
     const seedStart = performance.now();
     await pool(SUBSCRIPTIONS, 4, (i) =>
       call('POST', '/feeds/v2/subscriptions.json', { feed_url: hosts.url(i) }),
@@ -193,7 +190,7 @@ async function pollPhase() {
 try {
   log(`reader benchmark on ${machine()}, Node ${process.version}`);
   log(
-    `server: ${STORE} store (${ENGINE} engine), V8 old space ${SERVER_HEAP_MB > 0 ? `capped at ${SERVER_HEAP_MB} MiB` : 'at its default'}`,
+    `server: ${STORE} store, V8 old space ${SERVER_HEAP_MB > 0 ? `capped at ${SERVER_HEAP_MB} MiB` : 'at its default'}`,
   );
   const parse = flag('skip-parse') ? null : await parsePhase({ seconds: 3, log });
   const reads = flag('skip-reads') ? null : await readsPhase();

@@ -19,8 +19,6 @@ const { createGateway, gatewayConfigSchema } = await load('gateway/dist/index.js
 
 const dataDir = process.env.BENCH_DATA_DIR;
 const storeKind = process.env.BENCH_STORE ?? 'file';
-// `nedb`: the embedded engine of earlier versions (every document in memory), for before/after numbers.
-const engine = process.env.BENCH_ENGINE ?? 'sqlite';
 const adminToken = process.env.BENCH_ADMIN_TOKEN;
 const logger = platform.createLogger({ service: 'bench', level: process.env.BENCH_LOG_LEVEL ?? 'warn' });
 const publicUrl = 'http://murmur.bench';
@@ -35,16 +33,7 @@ const identity = await platform.startService(identityService, {
   host: '127.0.0.1',
 });
 const startedAt = performance.now();
-const readerStore =
-  storeKind === 'file' && engine === 'nedb'
-    ? await platform.EmbeddedStore.open({
-        service: 'reader',
-        location: { kind: 'file', dir: dataDir },
-        engine,
-      })
-    : undefined;
 const reader = await platform.startService(createReaderService(), {
-  ...(readerStore ? { store: readerStore } : {}),
   env: {
     ...common,
     STORE_URL: storeKind === 'file' ? `file:${dataDir}` : 'memory:',
@@ -76,7 +65,6 @@ process.on('message', async (message) => {
   if (message === 'stop') {
     await gateway.close();
     await reader.stop();
-    await readerStore?.close();
     await identity.stop();
     await bus.close();
     process.send({ stopped: true });

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Embedded store benchmark (bench/README.md, docs/adr/0008-embedded-store-durability.md,
 // docs/adr/0017-embedded-store-sqlite.md): what durability costs a write, how long a large sweep
-// blocks the event loop, and what opening a large directory costs (time to the first read, RSS), for
-// each embedded engine. Run after a build, from the repository root:
-//   node bench/store/run.mjs [--engine=sqlite|nedb|all] [--inserts=2000] [--concurrency=32]
+// blocks the event loop, and what opening a large directory costs (time to the first read, RSS), on
+// the embedded (SQLite) store. Run after a build, from the repository root:
+//   node bench/store/run.mjs [--inserts=2000] [--concurrency=32]
 //                            [--jobs=100000] [--swept=5000] [--docs=200000] [--json]
 // Each part runs on a fresh `file:` store in a temporary directory. Exits non-zero only when it could not run.
 import { fork } from 'node:child_process';
@@ -22,8 +22,7 @@ const CONCURRENCY = option('concurrency', 32);
 const JOBS = option('jobs', 100_000);
 const SWEPT = option('swept', 5000);
 const DOCS = option('docs', 200_000);
-const engineArg = process.argv.find((a) => a.startsWith('--engine='))?.slice('--engine='.length) ?? 'all';
-const ENGINES = engineArg === 'all' ? ['nedb', 'sqlite'] : [engineArg];
+const ENGINES = ['sqlite'];
 const log = (...args) => console.error(...args);
 
 function p95(samples) {
@@ -33,8 +32,10 @@ function p95(samples) {
 
 async function withStore(options, run) {
   const dir = mkdtempSync(join(tmpdir(), 'murmur-bench-store-'));
-  const [engine, synchronous] = options.engine.split('-');
-  options = { ...options, engine, ...(synchronous ? { synchronous } : {}) };
+  // `sqlite-full`: SQLite's own fsync at every commit (synchronous=FULL) instead of the group fsync.
+  const { engine, ...rest } = options;
+  const synchronous = engine.split('-')[1];
+  options = { ...rest, ...(synchronous ? { synchronous } : {}) };
   const store = await EmbeddedStore.open({ service: 'bench', location: { kind: 'file', dir }, ...options });
   try {
     return await run(store);
@@ -157,7 +158,7 @@ async function sweeps(engine) {
 async function opening(engine) {
   const dir = mkdtempSync(join(tmpdir(), 'murmur-bench-open-'));
   try {
-    const store = await EmbeddedStore.open({ service: 'bench', location: { kind: 'file', dir }, engine });
+    const store = await EmbeddedStore.open({ service: 'bench', location: { kind: 'file', dir } });
     const entries = store.collection('entries');
     await entries.createIndex({ feedId: 1, key: 1 }, { unique: true });
     await entries.createIndex({ feedId: 1, published: -1 });
@@ -194,9 +195,9 @@ async function opening(engine) {
 }
 
 if (process.argv[2] === '--open-child') {
-  const [dir, engine] = process.argv.slice(3);
+  const [dir] = process.argv.slice(3);
   const started = performance.now();
-  const store = await EmbeddedStore.open({ service: 'bench', location: { kind: 'file', dir }, engine });
+  const store = await EmbeddedStore.open({ service: 'bench', location: { kind: 'file', dir } });
   const entries = store.collection('entries');
   const one = await entries.findOne({ _id: Math.floor(DOCS / 2) });
   const page = await entries.find({ feedId: 7 }, { sort: { published: -1 }, limit: 100 });
@@ -226,17 +227,11 @@ log(`embedded store benchmark, Node ${process.version}, engines: ${ENGINES.join(
 for (const engine of ENGINES) {
   // sqlite: WAL with synchronous=NORMAL and a group-committed fdatasync of the WAL (the default), or
   // synchronous=FULL (SQLite fsyncs every commit on the event loop), or no fsync at all.
-  const variants =
-    engine === 'sqlite'
-      ? [
-          ['sqlite', true],
-          ['sqlite-full', true],
-          ['sqlite', false],
-        ]
-      : [
-          [engine, true],
-          [engine, false],
-        ];
+  const variants = [
+    [engine, true],
+    [`${engine}-full`, true],
+    [engine, false],
+  ];
   for (const [variant, fsync] of variants) {
     for (const writers of [1, CONCURRENCY]) {
       const r = await inserts(variant, fsync, writers);

@@ -8,12 +8,10 @@ export interface OpenStoreOptions {
   /** The owning service; names its directory (`<dir>/<service>/`) or database (`murmur_<service>`). */
   service: string;
   /** Embedded only. */
-  compactionIntervalMs?: EmbeddedStoreOptions['compactionIntervalMs'];
-  /** Embedded only. */
   ttlSweepIntervalMs?: EmbeddedStoreOptions['ttlSweepIntervalMs'];
   /**
    * MongoDB: where to warn that an index was replaced because its options changed. Embedded `file:`:
-   * where the migration of a directory written by the nedb engine is reported.
+   * where the import of a directory written by the nedb engine of earlier versions is reported.
    */
   logger?: StoreLogger;
   /** Embedded `file:` only: fsync before acknowledging writes (default true). */
@@ -21,10 +19,10 @@ export interface OpenStoreOptions {
 }
 
 /**
- * - `memory:` → embedded, in memory, private to this store;
+ * - `memory:` → embedded, a SQLite database in memory, private to this store;
  * - `memory:<name>` → embedded, in memory, shared by every store opened with that name (and service) in this process;
  * - `file:<dir>` (or `file:///abs/dir`) → embedded, one SQLite database `<dir>/<service>/store.sqlite`
- *   (a directory of nedb data files from earlier versions is migrated on open);
+ *   (a directory of nedb data files from earlier versions is imported on open);
  * - `mongodb://…`, `mongodb+srv://…` → MongoDB, database `murmur_<service>` unless the URL's path names one.
  */
 export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {

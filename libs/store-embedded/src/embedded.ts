@@ -1,8 +1,8 @@
-// The embedded store (docs/adr/0001-store.md, docs/adr/0017-embedded-store-sqlite.md): on disk, one
-// SQLite database per service, `<dir>/<service>/store.sqlite` (sqlite-collection.ts); in memory,
-// @seald-io/nedb (embedded-collection.ts). A directory still holding nedb data files (one
-// `<collection>.db` per collection, from earlier versions) is migrated when it is opened
-// (sqlite-migrate.ts). Same meaning as the MongoDB adapter for everything in port.ts.
+// The embedded store (docs/adr/0001-store.md, docs/adr/0017-embedded-store-sqlite.md): one SQLite
+// database per service, on disk as `<dir>/<service>/store.sqlite` or in memory (sqlite-file.ts,
+// sqlite-collection.ts). A directory still holding the nedb data files of earlier versions (one
+// `<collection>.db` per collection) is imported when it is opened (sqlite-migrate.ts). Same meaning as
+// the MongoDB adapter for everything in port.ts.
 import { type StoreLogger } from '@murmur/store';
 import { resolve, join } from 'node:path';
 import type {
@@ -20,30 +20,11 @@ import type {
   DeleteResult,
   WithId,
 } from '@murmur/store';
-import { EmbeddedCollectionCore } from './embedded-collection.js';
-import { FileIndexCatalog, MemoryIndexCatalog, indexSpec, type IndexCatalog } from './embedded-indexes.js';
+import { indexSpec } from './embedded-indexes.js';
 import { DirectoryLock } from './embedded-lock.js';
-import type { DurabilityOptions } from './embedded-durable.js';
 import { SqliteCollectionCore } from './sqlite-collection.js';
 import { SQLITE_FILE, SqliteFile } from './sqlite-file.js';
 import { migrateNedbDirectory } from './sqlite-migrate.js';
-
-/** What both engines' collections do (the port's operations, in the engines' terms). */
-type CollectionCore = Pick<
-  EmbeddedCollectionCore,
-  | 'ready'
-  | 'insert'
-  | 'find'
-  | 'count'
-  | 'update'
-  | 'findOneAndUpdate'
-  | 'delete'
-  | 'createIndex'
-  | 'sweepExpired'
-  | 'compact'
-  | 'close'
-  | 'relaxed'
->;
 
 export type EmbeddedLocation = { kind: 'memory'; name?: string } | { kind: 'file'; dir: string };
 
@@ -55,23 +36,16 @@ export interface EmbeddedStoreOptions {
    * and the data outlives `close()` until the process ends.
    */
   location: EmbeddedLocation;
-  /** How often changed data files are rewritten without their superseded lines. Default 5 minutes. */
-  compactionIntervalMs?: number;
   /** How often documents past a TTL index are deleted (reads skip them at once). Default 60 s, as in MongoDB. */
   ttlSweepIntervalMs?: number;
   /**
-   * `file` only: fsync each (group-committed) append before acknowledging the write. Default true;
+   * `file` only: fsync each (group-committed) commit before acknowledging the write. Default true;
    * false trades the last moments of writes on a power cut for throughput (bench/store/run.mjs).
    */
   fsync?: boolean;
-  /**
-   * `file` only: `sqlite` (the default) or `nedb`, the engine of earlier versions (one append-only data
-   * file per collection, every document in memory), kept to read directories written by them.
-   */
-  engine?: 'sqlite' | 'nedb';
-  /** `file` with SQLite only: `full` makes SQLite fsync at every commit itself (bench/store compares). */
+  /** `file` only: `full` makes SQLite fsync at every commit itself (bench/store compares). */
   synchronous?: 'normal' | 'full';
-  /** Where the migration of an nedb directory is reported. Default: a process warning. */
+  /** Where the import of an nedb directory is reported. Default: a process warning. */
   logger?: StoreLogger;
 }
 
@@ -80,55 +54,48 @@ const COLLECTION_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 /** The data behind one or more open stores: a service's directory, or an in-memory database. */
 class EmbeddedDatabase {
-  private readonly cores = new Map<string, CollectionCore>();
+  private readonly cores = new Map<string, SqliteCollectionCore>();
   private sqlite: SqliteFile | undefined;
-  private catalog: IndexCatalog = new MemoryIndexCatalog();
   private openHandles = 0;
   private timers: NodeJS.Timeout[] = [];
   private lock: DirectoryLock | undefined;
-  private durability: DurabilityOptions = { fsync: true };
 
   constructor(
     readonly registryKey: string | undefined,
     private readonly dir: string | undefined,
   ) {}
 
-  /** Takes the directory for this process (file stores), before any of its files is read. */
+  /**
+   * Opens the database once. A directory is taken for this process before any of its files is read,
+   * and the nedb files of earlier versions in it are imported.
+   */
   async open(options: EmbeddedStoreOptions): Promise<void> {
-    if (!this.dir || this.lock) return;
-    this.durability = { fsync: options.fsync ?? true };
-    this.lock = await DirectoryLock.acquire(this.dir);
-    if ((options.engine ?? 'sqlite') === 'nedb') {
-      this.catalog = new FileIndexCatalog(join(this.dir, 'system.indexes.db'), this.durability);
+    if (this.sqlite) return;
+    if (!this.dir) {
+      this.sqlite = new SqliteFile(this.registryKey ?? 'memory:', { fsync: false, memory: true });
       return;
     }
+    this.lock = await DirectoryLock.acquire(this.dir);
     try {
       const sqlite = new SqliteFile(join(this.dir, SQLITE_FILE), {
-        fsync: this.durability.fsync,
+        fsync: options.fsync ?? true,
         ...(options.synchronous ? { synchronous: options.synchronous } : {}),
       });
       this.sqlite = sqlite;
       await migrateNedbDirectory(this.dir, sqlite, options.logger);
     } catch (err) {
       await this.sqlite?.close().catch(() => undefined);
+      this.sqlite = undefined;
       await this.lock.release();
+      this.lock = undefined;
       throw err;
     }
   }
 
-  core(name: string, options: CollectionOptions = {}): CollectionCore {
+  core(name: string, options: CollectionOptions = {}): SqliteCollectionCore {
     let core = this.cores.get(name);
-    if (!core && this.sqlite) {
-      core = new SqliteCollectionCore(name, this.sqlite);
-      this.cores.set(name, core);
-    }
     if (!core) {
-      core = new EmbeddedCollectionCore(
-        name,
-        this.dir ? join(this.dir, `${name}.db`) : undefined,
-        this.catalog,
-        this.durability,
-      );
+      core = new SqliteCollectionCore(name, this.sqlite!);
       this.cores.set(name, core);
     }
     if (options.durability === 'relaxed') core.relaxed = true;
@@ -138,16 +105,12 @@ class EmbeddedDatabase {
   acquire(options: EmbeddedStoreOptions): void {
     this.openHandles += 1;
     if (this.openHandles > 1) return;
-    const every = (ms: number, task: (core: CollectionCore) => Promise<unknown>) => {
-      const timer = setInterval(() => {
-        for (const core of this.cores.values()) task(core).catch(() => undefined);
-      }, ms);
-      // Housekeeping must not keep a process alive that has nothing else to do.
-      timer.unref();
-      this.timers.push(timer);
-    };
-    every(options.ttlSweepIntervalMs ?? 60_000, (core) => core.sweepExpired());
-    if (this.dir) every(options.compactionIntervalMs ?? 5 * 60_000, (core) => core.compact());
+    const timer = setInterval(() => {
+      for (const core of this.cores.values()) core.sweepExpired().catch(() => undefined);
+    }, options.ttlSweepIntervalMs ?? 60_000);
+    // Housekeeping must not keep a process alive that has nothing else to do.
+    timer.unref();
+    this.timers.push(timer);
   }
 
   async release(): Promise<void> {
@@ -155,13 +118,15 @@ class EmbeddedDatabase {
     if (this.openHandles > 0) return;
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    if (!this.dir) return;
+    // A named memory database outlives its stores until the process ends (EmbeddedStoreOptions).
+    if (!this.dir && this.registryKey) return;
     try {
       await Promise.all([...this.cores.values()].map((core) => core.close()));
-      await this.catalog.close();
       await this.sqlite?.close();
       await this.lock?.release();
     } finally {
+      this.cores.clear();
+      this.sqlite = undefined;
       // A directory is held by one database object at a time; the next open reads the files afresh.
       if (this.registryKey) databases.delete(this.registryKey);
     }
@@ -226,7 +191,7 @@ export class EmbeddedStore implements Store {
     if (this.closed) throw new Error('store is closed');
   }
 
-  /** Waits for queued writes, compacts the data files and releases the directory. Idempotent. */
+  /** Waits for queued writes and releases the directory (or frees an unnamed memory database). Idempotent. */
   close(): Promise<void> {
     this.closed ??= this.database.release();
     return this.closed;
@@ -236,10 +201,10 @@ export class EmbeddedStore implements Store {
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
-    private readonly core: () => CollectionCore,
+    private readonly core: () => SqliteCollectionCore,
   ) {}
 
-  private async open(): Promise<CollectionCore> {
+  private async open(): Promise<SqliteCollectionCore> {
     const core = this.core();
     await core.ready;
     return core;

@@ -1,12 +1,12 @@
 // One collection of the SQLite embedded engine (docs/adr/0017-embedded-store-sqlite.md). Documents are
 // rows `(rid, id, doc)`: `id` is the typed `_id` key (embedded-keys.ts) under a unique index, `doc`
-// the document as JSON (dates as `{$$date}`, the same text the nedb engine wrote). Every declared
-// index is a table of `(key, rid)` holding the same order-preserving keys the nedb engine keeps
-// (missing counts as null, one key per array element combination, sparse skips, non-unique keys end
-// with the `_id`), with the key as primary key: a unique index refuses a second document with the
-// same key, and a filter that an index can narrow becomes a key-range query in SQL (embedded-plan.ts).
-// Everything else — the filter itself, sorts, projections, update operators — is the same
-// JavaScript the nedb engine runs (filter.ts, query.ts, update.ts), so both answer alike.
+// the document as JSON (dates as `{$$date}`, the text the nedb engine of earlier versions wrote too).
+// Every declared index is a table of `(key, rid)` holding order-preserving keys (missing counts as
+// null, one key per array element combination, sparse skips, non-unique keys end with the `_id`),
+// with the key as primary key: a unique index refuses a second document with the same key, and a
+// filter that an index can narrow becomes a key-range query in SQL (embedded-plan.ts). Everything
+// else — the filter itself, sorts, projections, update operators — is JavaScript with MongoDB's
+// meaning (filter.ts, query.ts, update.ts), which the store contract suite checks on both adapters.
 //
 // Each write runs synchronously inside one savepoint of the turn's SQLite transaction (one turn of
 // the event loop, so "find, then modify" is atomic; SqliteFile.write in sqlite-file.ts), then awaits
@@ -21,10 +21,9 @@ import { project, projector, sortDocuments } from './query.js';
 import { SerialQueue } from './serial.js';
 import { applyUpdate, assertUpdate, upsertSeed } from './update.js';
 import { indexKeys, isExpired, sameIndex, type IndexSpec } from './embedded-indexes.js';
-import { nedbModel } from './embedded-durable.js';
 import { HIGH, encodeComponent } from './embedded-keys.js';
 import { equalityValues, planIndex, type Bounds } from './embedded-plan.js';
-import { cloneValue, valuesEqual } from './values.js';
+import { checkFieldNames, cloneValue, valuesEqual } from './values.js';
 import type { SqliteFile } from './sqlite-file.js';
 
 /** Documents removed or updated per transaction (and turn of the event loop) by large writes and sweeps. */
@@ -72,9 +71,9 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const parse = (raw: RawRow): Row => ({ rid: raw.rid, doc: decodeDoc(raw.doc) });
 
 /**
- * A document as JSON, dates as `{"$$date": ms}`: the text nedb's serializer writes (field names
- * starting with `$` are refused before storing, so the marker cannot be a document's own field).
- * A plain walk and JSON.stringify: 1.6× faster than nedb's replacer-based serializer.
+ * A document as JSON, dates as `{"$$date": ms}` (field names starting with `$` are refused before
+ * storing, values.ts checkFieldNames, so the marker cannot be a document's own field). A plain walk
+ * and JSON.stringify: 1.6× faster than a replacer-based serializer.
  */
 export function encodeDoc(doc: Plain): string {
   return JSON.stringify(jsonValue(doc));
@@ -297,7 +296,7 @@ export class SqliteCollectionCore {
       const stored = cloneValue(doc) as Plain;
       if (stored._id === undefined) stored._id = newDocumentId();
       if (Array.isArray(stored._id)) throw new TypeError('_id cannot be an array');
-      nedbModel.checkObject(stored);
+      checkFieldNames(stored);
       return stored;
     });
     return this.write(() => {
@@ -362,7 +361,7 @@ export class SqliteCollectionCore {
         const doc = upsertSeed(filter);
         applyUpdate(doc, update, true);
         if (doc._id === undefined) doc._id = newDocumentId();
-        nedbModel.checkObject(doc);
+        checkFieldNames(doc);
         this.transaction(() => this.insertRow(doc));
         return { matched: 0, modified: 0, upsertedId: doc._id, after: cloneValue(doc) as Plain };
       }
@@ -380,7 +379,7 @@ export class SqliteCollectionCore {
             // MongoDB counts a document as modified only when the update changed it.
             if (valuesEqual(next, before)) continue;
             try {
-              nedbModel.checkObject(next);
+              checkFieldNames(next);
               this.savepoint(() => this.replaceRow(target, next));
             } catch (err) {
               failure = err;
@@ -597,7 +596,7 @@ export class SqliteCollectionCore {
     await this.writes.drain();
   }
 
-  /** For the nedb migration: stores index definitions and documents as they are, in the caller's transaction. */
+  /** For the import of nedb files (sqlite-migrate.ts): stores index definitions and documents as they are, in the caller's transaction. */
   importSync(specs: IndexSpec[], docs: Plain[]): void {
     for (const spec of specs) {
       if (this.indexes.some((i) => i.spec.name === spec.name)) continue;

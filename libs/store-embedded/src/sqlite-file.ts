@@ -1,4 +1,5 @@
-// One service's embedded SQLite database (docs/adr/0017-embedded-store-sqlite.md): the connection,
+// One service's embedded SQLite database (docs/adr/0017-embedded-store-sqlite.md), on disk or in
+// memory (`memory` below: a write commits at once, nothing is synced): the connection,
 // its settings, the index catalog, the transaction of the current turn of the event loop, and the
 // group-committed fsync that makes a commit durable before a write is acknowledged.
 //
@@ -38,6 +39,12 @@ export const SQLITE_FILE = 'store.sqlite';
 export interface SqliteOptions {
   /** fdatasync the WAL (group-committed) before acknowledging a write. Default true. */
   fsync: boolean;
+  /**
+   * In memory (`path` then only names the database in messages): each write is its own transaction, committed before it returns.
+   * There is nothing to sync, so sharing a turn's COMMIT saves nothing, and a write needs no turn of
+   * the event loop to be acknowledged.
+   */
+  memory?: boolean;
   /** `full`: SQLite fsyncs at every commit itself, on the event loop (for the benchmark's comparison). */
   synchronous?: 'normal' | 'full';
 }
@@ -87,12 +94,14 @@ export class SqliteFile {
     readonly path: string,
     private readonly options: SqliteOptions,
   ) {
-    this.db = new Database(path);
+    this.db = new Database(options.memory ? ':memory:' : path);
     this.inTransaction = this.db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-    // 64 MiB of page cache: the working set of indexes; documents are read by key.
-    this.db.pragma('cache_size = -65536');
+    if (!options.memory) {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      // 64 MiB of page cache: the working set of indexes; documents are read by key.
+      this.db.pragma('cache_size = -65536');
+    }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS murmur_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS murmur_indexes (
@@ -116,6 +125,7 @@ export class SqliteFile {
    */
   write<T>(fn: () => T): T {
     if (this.broken) throw this.broken;
+    if (this.options.memory) return this.inTransaction(fn);
     if (this.turn) {
       // SQLite rolls the whole transaction back after some errors (SQLITE_FULL, SQLITE_IOERR…):
       // the turn's earlier writes are gone, so none of them may be acknowledged.
@@ -227,7 +237,8 @@ export class SqliteFile {
    */
   durable(): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
-    if (!this.options.fsync || this.options.synchronous === 'full') return this.committed();
+    if (!this.options.fsync || this.options.memory || this.options.synchronous === 'full')
+      return this.committed();
     this.next ??= this.afterTurn().then(() => {
       // From here on, a write needs the fsync after this one.
       this.next = undefined;

@@ -1,7 +1,7 @@
 // Moving a service's directory from the nedb engine to SQLite (docs/adr/0017-embedded-store-sqlite.md).
 // Earlier versions kept one nedb data file per collection (`<collection>.db`) and the index catalog
 // (`system.indexes.db`) in `<dir>/<service>/`. When such files are there on open, every collection is
-// read with the nedb engine (its loader: typed ids, torn last lines skipped) and written into
+// read (nedb-files.ts: typed ids, torn last lines skipped) and written into
 // `store.sqlite` in ONE transaction, with its index definitions; then the old files are moved to
 // `nedb-migrated-<time>/` next to it (kept, not deleted) and the migration is logged. A crash before
 // the commit leaves the old files in place and an empty database: the next start migrates again. A
@@ -9,8 +9,7 @@
 import { type StoreLogger } from '@murmur/store';
 import { mkdir, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EmbeddedCollectionCore } from './embedded-collection.js';
-import { FileIndexCatalog } from './embedded-indexes.js';
+import { readNedbCatalog, readNedbCollection } from './nedb-files.js';
 import { SqliteCollectionCore } from './sqlite-collection.js';
 import type { SqliteFile } from './sqlite-file.js';
 
@@ -47,15 +46,14 @@ export async function migrateNedbDirectory(
     let current = '';
     sqlite.db.exec('BEGIN');
     try {
-      const catalog = new FileIndexCatalog(join(dir, CATALOG), { fsync: false });
+      current = CATALOG;
+      const catalog = await readNedbCatalog(join(dir, CATALOG));
       for (const name of collections) {
         current = name;
-        const source = new EmbeddedCollectionCore(name, join(dir, `${name}.db`), catalog, { fsync: false });
-        await source.ready;
-        const docs = await source.find({});
+        const docs = await readNedbCollection(join(dir, `${name}.db`));
         const target = new SqliteCollectionCore(name, sqlite);
         await target.ready;
-        target.importSync(await catalog.load(name), docs);
+        target.importSync(catalog.get(name) ?? [], docs);
         counts[name] = docs.length;
       }
       summary = JSON.stringify({ at: new Date(started).toISOString(), collections: counts });
@@ -75,7 +73,6 @@ export async function migrateNedbDirectory(
   }
   const backup = join(dir, `nedb-migrated-${new Date(started).toISOString().replace(/[:.]/g, '-')}`);
   await mkdir(backup, { recursive: true });
-  // Listed again: reading a directory without a catalog file has just created an empty one.
   for (const f of (await readdir(dir)).filter((f) => f.endsWith('.db') || f.endsWith('.db~')))
     await rename(join(dir, f), join(backup, f));
   const { collections } = JSON.parse(summary) as { collections: Record<string, number> };

@@ -8,10 +8,10 @@ import { isPlainObject, type Plain } from '@murmur/store';
  * runs with `ignoreUndefined` for the same result); types neither adapter can round-trip are refused
  * here rather than silently turned into something else on disk.
  *
- * The embedded adapter copies every document it returns (visibleCopy), 100 of them for a reader page,
+ * The embedded adapter copies every document it returns, 100 of them for a reader page,
  * so the copy is written for speed: keys by index rather than Object.entries' pairs, and the path of a
  * refused value put together only when one is refused, rather than a string built for every field
- * copied (2.2 → 0.9 µs for a reader entry; bench/README.md, 2026-11-28 evening).
+ * copied (2.2 → 0.9 µs for a reader entry, measured 2026-11-28).
  */
 export function cloneValue(value: unknown, path = ''): unknown {
   try {
@@ -177,4 +177,23 @@ export function encodeKey(value: unknown): string {
   return `{${Object.entries(value as Plain)
     .map(([k, v]) => `${JSON.stringify(k)}:${encodeKey(v)}`)
     .join(',')}}`;
+}
+
+/**
+ * Refuses field names MongoDB's document rules and the stored JSON cannot hold: one starting with `$`
+ * (the text form marks dates as `{"$$date": ms}`, sqlite-collection.ts) or containing a `.` (a dot
+ * path could not reach it). Walks arrays and nested objects; dates have no fields.
+ */
+export function checkFieldNames(value: unknown, path = ''): void {
+  if (typeof value !== 'object' || value === null || value instanceof Date) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) checkFieldNames(value[i], path ? `${path}.${i}` : String(i));
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.startsWith('$')) throw new TypeError(`field name ${JSON.stringify(at)} cannot begin with $`);
+    if (key.includes('.')) throw new TypeError(`field name ${JSON.stringify(at)} cannot contain a .`);
+    checkFieldNames((value as Plain)[key], at);
+  }
 }

@@ -1,12 +1,14 @@
-// A `DATA_DIR` written by the nedb engine of earlier versions is migrated to SQLite when the store
+// A `DATA_DIR` written by the nedb engine of earlier versions is imported into SQLite when the store
 // opens (docs/adr/0017-embedded-store-sqlite.md): every document, id type and index definition is
 // kept, one log line says what happened and where the old files went, and a directory that cannot be
-// read is refused with a message naming the fix and left as it was.
-import { appendFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+// read is refused with a message naming the fix and left as it was. The files in fixtures/nedb-reader
+// were written by that engine (its last version, before it left the code base) and not compacted:
+// an update and a removal are appended lines, and nedb's own index lines are there too.
+import { appendFile, copyFile, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { EmbeddedStore } from '../src/embedded.js';
 import { StoreMigrationError } from '../src/sqlite-migrate.js';
 import { openStore } from '@murmur/runtime';
 import { DuplicateKeyError, type Store } from '@murmur/store';
@@ -23,24 +25,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A directory as the nedb engine leaves it. */
+const FIXTURES = fileURLToPath(new URL('./fixtures/nedb-reader/', import.meta.url));
+const FILES = ['counters.db', 'subscriptions.db', 'system.indexes.db'];
+
+/** A directory as the nedb engine left it: the reader's, with two collections and their indexes. */
 async function writeNedbDirectory(): Promise<void> {
-  const old = await EmbeddedStore.open({
-    service: 'reader',
-    location: { kind: 'file', dir },
-    engine: 'nedb',
-  });
-  const subs = old.collection('subscriptions');
-  await subs.createIndex({ userId: 1, feedId: 1 }, { unique: true });
-  await subs.createIndex({ feedId: 1 });
-  await subs.insertMany([
-    { _id: 1, userId: 1, feedId: 7, at: new Date(1_700_000_000_000) },
-    { _id: '1', userId: 2, feedId: 7, tags: ['a', 'b'] },
-    { _id: 0, userId: 1, feedId: 8 },
-  ]);
-  await subs.updateOne({ _id: 0 }, { $set: { title: 'renamed' } });
-  await old.collection('counters').insertOne({ _id: 'entries', seq: 41 });
-  await old.close();
+  await mkdir(join(dir, 'reader'));
+  for (const f of FILES) await copyFile(join(FIXTURES, f), join(dir, 'reader', f));
 }
 
 function capture() {
@@ -118,5 +109,18 @@ describe('opening a directory of nedb data files', () => {
     opened.push(store);
     expect(await store.collection('subscriptions').countDocuments()).toBe(3);
     expect(lines).toHaveLength(1);
+  });
+
+  it('skips a line cut short by a crash mid-append, and reads a file a compaction left as <name>.db~', async () => {
+    await writeNedbDirectory();
+    await appendFile(join(dir, 'reader', 'subscriptions.db'), '{"_id":5,"userId":9,"fee');
+    await rename(join(dir, 'reader', 'counters.db'), join(dir, 'reader', 'counters.db~'));
+    const { lines, logger } = capture();
+    const store = await openStore(`file:${dir}`, { service: 'reader', logger });
+    opened.push(store);
+    expect(lines[0]!.details).toMatchObject({ collections: 2, documents: 4 });
+    expect(await store.collection('subscriptions').findOne({ _id: 5 })).toBeNull();
+    expect(await store.collection('counters').find({})).toEqual([{ _id: 'entries', seq: 41 }]);
+    expect((await readdir(join(dir, 'reader'))).filter((f) => /\.db~?$/.test(f))).toEqual([]);
   });
 });

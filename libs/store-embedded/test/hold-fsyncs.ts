@@ -55,7 +55,7 @@ export interface ScratchStore {
   /** This test's directory. */
   readonly dir: string;
   /** Opens (again, after a close) the embedded store in `dir`; closed after the test. */
-  open(engine?: 'sqlite' | 'nedb'): Promise<Store>;
+  open(): Promise<Store>;
   /** holdFsyncs in `dir`; released and restored after the test. */
   hold(onCall?: () => void): Promise<HeldFsyncs>;
 }
@@ -81,12 +81,8 @@ export function useScratchStore(prefix: string): ScratchStore {
     get dir() {
       return dir;
     },
-    open: async (engine) => {
-      store = await EmbeddedStore.open({
-        service: 'test',
-        location: { kind: 'file', dir },
-        ...(engine ? { engine } : {}),
-      });
+    open: async () => {
+      store = await EmbeddedStore.open({ service: 'test', location: { kind: 'file', dir } });
       return store;
     },
     hold: async (onCall) => {
