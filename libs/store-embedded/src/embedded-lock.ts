@@ -1,6 +1,7 @@
-// One process per embedded store directory (docs/adr/0008-embedded-store-durability.md). Two
-// processes appending to and compacting the same nedb files silently lose each other's writes, so
-// the directory holds `murmur.lock`, created exclusively (O_EXCL) and naming its holder. A lock whose
+// One process per embedded store directory (docs/adr/0008-embedded-store-durability.md). Each
+// process keeps the collections' index catalog in memory and runs its own write queue per collection
+// (sqlite-collection.ts), so a second process writing the same database would go unseen: the
+// directory holds `murmur.lock`, created exclusively (O_EXCL) and naming its holder. A lock whose
 // holder is gone — a dead PID on this host, or on another host a file its holder stopped touching —
 // is stale and taken over, so a kill -9 never blocks the restart.
 import { hostname } from 'node:os';

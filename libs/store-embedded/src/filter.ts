@@ -1,6 +1,6 @@
-// Filters with MongoDB's meaning, for the embedded adapter. nedb has its own matcher, but it differs
-// from MongoDB where services would notice (`{a: null}` does not match a missing field, `$ne`/`$nin`
-// on arrays, `$exists` on empty arrays), so nedb only narrows candidates through its indexes and this
+// Filters with MongoDB's meaning, for the embedded adapter (`{a: null}` matches a missing field,
+// `$ne`/`$nin` on arrays, `$exists` on empty arrays, as MongoDB answers them). SQLite only narrows
+// candidates through the key tables (embedded-plan.ts) and this
 // module decides. A filter is compiled once per query into a predicate: scans of large collections
 // then cost a few function calls per document and no allocation.
 import { isOperatorObject, isPlainObject, type Plain } from '@murmur/store';

@@ -121,7 +121,7 @@ export class SqliteFile {
   /**
    * Runs a write in this turn's transaction (opened here by the turn's first write, committed at the
    * end of the turn), in a savepoint of its own: undone alone when `fn` throws. Inside a transaction
-   * someone else opened (the nedb migration, sqlite-migrate.ts), only the savepoint.
+   * someone else opened (the nedb import, sqlite-migrate.ts), only the savepoint.
    */
   write<T>(fn: () => T): T {
     if (this.broken) throw this.broken;

@@ -1,5 +1,5 @@
 // Update operators with MongoDB's meaning, applied by the embedded adapter to a copy of the stored
-// document (the copy is then written back whole, so nedb's unique indexes check the result).
+// document (the copy is then written back whole, so the unique key tables check the result).
 import { isOperatorObject, isPlainObject, type Plain } from '@murmur/store';
 import type { Filter, Update } from '@murmur/store';
 import { matches, valueMatches } from './filter.js';

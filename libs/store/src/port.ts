@@ -1,5 +1,5 @@
 // The store port (docs/adr/0001-store.md): a small subset of MongoDB's collection API that the `embedded`
-// (@seald-io/nedb) and `mongodb` adapters implement with the same meaning. The store contract suite
+// (SQLite) and `mongodb` adapters implement with the same meaning. The store contract suite
 // (libs/store-embedded/test/) is the definition of that meaning.
 
 /** A stored document. `_id` is a string or integer chosen by the caller, or a random string the adapter makes. */

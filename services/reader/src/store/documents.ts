@@ -1,9 +1,10 @@
-// The documents of the reader's collections (store/index.ts has their indexes). Shaped for the embedded store (nedb) as much
+// The documents of the reader's collections (store/index.ts has their indexes). Shaped for the embedded store (SQLite) as much
 // as for MongoDB: no query scans all entries; per-user reading state is one document; the entry ids of
 // a feed are one document, so a user's timeline is built from a few hundred reads, not 100,000.
 //
-// nedb indexes one field and removes a document from an index node in O(documents under that key), so
-// indexes here start with a field of high cardinality wherever documents are updated often.
+// Indexes here start with a field of high cardinality wherever documents are updated often: an
+// update rewrites the document's key in every index, and a low-cardinality first field makes a
+// range of equal keys that every such query has to walk.
 
 export interface JsonFeedMeta {
   favicon: string | null;

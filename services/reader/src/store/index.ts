@@ -2,8 +2,9 @@
 // timelines, icons and schedule markers; store/users.ts for per-user data) and their indexes. Nothing
 // outside this folder touches a collection.
 //
-// nedb indexes one field and removes a document from an index node in O(documents under that key), so
-// indexes here start with a field of high cardinality wherever documents are updated often.
+// Indexes here start with a field of high cardinality wherever documents are updated often: an
+// update rewrites the document's key in every index, and a low-cardinality first field makes a
+// range of equal keys that every such query has to walk.
 import { DuplicateKeyError, reserveIds } from '@murmur/store';
 import type { ExtractDoc } from './documents.js';
 import { UserQueries } from './users.js';
