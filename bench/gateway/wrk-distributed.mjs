@@ -21,7 +21,8 @@
 // between it and the gateway is the gateway's own work (routing, limits, headers, ids, metrics, logs).
 // --nginx does the same with nginx (wrk.mjs startNginx; Debian package nginx-light): a second hop that
 // is not Node's HTTP server and client. On an AMD EPYC VM where the gateway served 62–71 % of direct,
-// the bare proxy served 58–83 % and nginx 90–101 % (bench/README.md, 2026-11-30 (later)).
+// the bare proxy served 58–83 % and nginx 90–101 % (2026-11-30; ADR 0016, revision "a slower VM, and the
+// distributed lane against a bare proxy").
 import { cpus } from 'node:os';
 import { BenchError, freePort, loadavg, option, cycleOrder, quartiles, runMain } from '../lib/cli.mjs';
 import { pacedCompare } from '../lib/paced.mjs';

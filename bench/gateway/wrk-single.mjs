@@ -38,15 +38,17 @@
 // judged against the same moments of the machine, not against another run's. `alone-variant` does the
 // same for identity alone (--alone-variant-flags): whether a flag that helps the single process helps
 // the service alone as much, which decides whether it belongs on every process's launch command.
-// Without flags it is a second identity alone of the same code: two such processes served 91–103 % of
-// each other in a round (bench/README.md), so the gateway is also given against the mean of the two.
+// Without flags it is a second identity alone of the same code: two such processes served 91.2–111.0 %
+// of each other in a round (eight rounds on a 2-core AMD EPYC VM, 2026-11-29; ADR 0016, revision of
+// 2026-11-30), so the gateway is also given against the mean of the two.
 //
 // --processes=N starts N processes of every kind measured (identity alone, the single process, each
 // variant) and measures each of them in every cycle, the kinds side by side; a kind's rate in a cycle is
 // the mean of its processes'. Two processes of the same code and flags differ by up to 11 % for as long
-// as they run — where each one's code and heap land in memory is decided at its start (bench/README.md,
-// 2026-11-29 late night) — so a figure from one process of each kind is as much a draw of two layouts
-// as a measure of the code. N processes of each kind average N draws; each process's mean against its
+// as they run — something decided at each one's start, and not by the virtual layout alone: without
+// address-space randomisation and with fixed V8 seeds they spread as far (2026-11-30; ADR 0016, revision
+// of 2026-11-30) — so a figure from one process of each kind is as much a draw of two starts as a
+// measure of the code. N processes of each kind average N draws; each process's mean against its
 // kind's is printed, which shows the spread between them.
 //
 // --no-memory-reducer starts every process with V8's `--no-memory-reducer`. Between its slices a
@@ -55,7 +57,8 @@
 // steady load never gets there. With three processes of each kind (about 8 s between a process's slices)
 // and the default flags, the single process measured 104–106 % of identity alone at its identity port
 // and 99–102 % through its gateway, in five rounds; with the reducer off in every process, 96–101 % and
-// 91–96 % (bench/README.md, 2026-11-30): identity alone, which has no heap floor, lost the most to it.
+// 91–96 % (a 2-core Intel Xeon VM, 2026-11-30; ADR 0016, revision of that day): identity alone, which has
+// no heap floor, lost the most to it.
 // So use the flag whenever --processes is above 1.
 //
 // --store=file runs every process on the embedded store in a fresh directory of its own, as `npm start`
@@ -258,8 +261,8 @@ runMain(async () => {
             (has(GATEWAY) ? `, ${described(ratio(cycles, VARIANT, GATEWAY))} of the first` : ''),
         );
       if (has(ALONE_VARIANT) && !ALONE_VARIANT_FLAGS && has(GATEWAY)) {
-        // Two processes of the same code differ by up to 11 % in a round (bench/README.md): their mean is the
-        // steadier measure of what identity alone serves.
+        // Two processes of the same code differ by up to 11 % in a round (ADR 0016, revision of 2026-11-30):
+        // their mean is the steadier measure of what identity alone serves.
         for (const c of cycles) c[ALONES] = (c[ALONE] + c[ALONE_VARIANT]) / 2;
         const gateway = ratio(cycles, GATEWAY, ALONES);
         console.log(

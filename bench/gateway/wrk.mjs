@@ -64,7 +64,9 @@ function wrkArgs({ url, token, seconds, connections, headers = [], cpus = '' }) 
     `-c${connections}`,
     `-d${seconds}s`,
     // wrk's default of 2 s counts a slower answer as a socket error and leaves it out of the latency
-    // figures; the reader's 145 KB pages at 50 connections have such a tail on their own (bench/README.md).
+    // figures. The reader's 145 KB pages at 50 connections have such a tail on their own (2026-11-25: p99
+    // 1.65 s direct under wrk; a 15-line Node server spending 1.7 ms of CPU on each 145,000-byte answer
+    // showed the same, so it is how a saturated Node server and wrk share large answers).
     '--timeout',
     '10s',
     '--latency',

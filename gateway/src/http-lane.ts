@@ -21,8 +21,8 @@ import type { RawHop } from './in-process.js';
  * 2 s before that. Close to the service's own deadline both ends act at about the same moment: a request
  * the gateway sends on a connection the service is closing fails (a 502 for a request nothing was wrong
  * with), and a service closing many of them at once stalls its event loop for the requests it is serving
- * (bench/README.md, 2026-11-29: 46 at once, 10–25 ms). The gateway closes them well before, so the
- * service never has to.
+ * (measured 2026-11-29: 46 at once, 10–25 ms; docs/adr/0016-in-process-dispatch-and-gateway-cost.md).
+ * The gateway closes them well before, so the service never has to.
  */
 export const SERVICE_IDLE_CONNECTION_MS = 20_000;
 

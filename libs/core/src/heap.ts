@@ -1,7 +1,7 @@
 // The heap floor: the processes that pass large bodies through sockets are started with
 // `node --initial-old-space-size=<MB>`, below which V8 does not run full (mark-compact) collections.
 //
-// Why (bench/README.md, "2026-11-25: the heap floor"; docs/adr/0016-in-process-dispatch-and-gateway-cost.md):
+// Why (measured 2026-11-25; docs/adr/0016-in-process-dispatch-and-gateway-cost.md, revision "a heap floor"):
 // every socket read allocates a fresh buffer outside the JavaScript heap, and V8 counts such memory
 // allocated since its last full collection against the old generation's allowance. The gateway's
 // heap is small (about 23 MB live), so V8 gives it an allowance of only about 10 MB above that; the
@@ -11,16 +11,17 @@
 // process (about 50 MB live) gets 128 MB: its gateway path went from 82–85 to 85–88 % of the identity
 // service's own throughput with it, while the identity service alone gained nothing from one.
 //
-// The gateway's young generation is also capped (`--max-semi-space-size=4`, bench/README.md "2026-11-28
-// (evening)"): the floor only moves the old generation's allowance, while V8 also starts a full collection
-// whenever 64 MB of memory outside the heap has been allocated since the last one. The gateway allocates
-// little on its heap for each large answer it passes on (the bytes are in read buffers outside it), so
-// once a burst of small requests has grown its young generation to V8's 16 MB, young collections — which
-// free those buffers — come seconds apart, the read buffers reach 64 MB first, and V8 ran a full
-// collection every second or two (25–29 in 80 s of entries pages at 226 a second; atomic pauses of
-// 6–12 ms plus marking steps of up to 12 ms) that freed what a young collection would have. Capped at
-// 4 MB, young collections come often enough to free them: no full collection in the same runs, and
-// `GET /account/me` through the gateway kept its throughput and p99 in a paired run.
+// The gateway's young generation is also capped (`--max-semi-space-size=4`, measured 2026-11-28; ADR 0016,
+// revision "the gateway's young generation capped at 4 MB"): the floor only moves the old generation's
+// allowance, while V8 also starts a full collection whenever 64 MB of memory outside the heap has been
+// allocated since the last one. The gateway allocates little on its heap for each large answer it passes
+// on (the bytes are in read buffers outside it), so once a burst of small requests has grown its young
+// generation to V8's 16 MB, young collections — which free those buffers — come seconds apart, the read
+// buffers reach 64 MB first, and V8 ran a full collection every second or two (25–29 in 80 s of entries
+// pages at 226 a second; atomic pauses of 6–12 ms plus marking steps of up to 12 ms) that freed what a
+// young collection would have. Capped at 4 MB, young collections come often enough to free them: no full
+// collection in the same runs, and `GET /account/me` through the gateway kept its throughput and p99 in a
+// paired run.
 //
 // The flags cannot be set from NODE_OPTIONS (V8 flags there are limited to a short list) nor from
 // code once V8 has started, so they are on the launch commands: `npm start`, the Dockerfile, compose and

@@ -10,7 +10,8 @@
 // saw two in the single process, and serving a service at its own port got slower once the gateway had
 // been used (4–5 % slower, interleaved 1 s slices of `wrk -c50`). With one class, a paired run through the
 // gateway gave 90.6 % of identity alone against 86.4 % with two; the benchmark itself did not show the
-// gain beyond its spread (bench/README.md, "2026-11-28: interleaved slices, one response class, …").
+// gain beyond its spread (2026-11-28; docs/adr/0016-in-process-dispatch-and-gateway-cost.md, revision
+// "one response class for every server").
 import { ServerResponse, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 
 /** What a handed-off response carries while a service answers on it (set by whoever handed it on). */
@@ -97,7 +98,9 @@ export const handOffResponseClass = HandOffResponse as unknown as typeof ServerR
  * - It writes no "request completed" line of its own (observability.ts): the gateway writes one for
  *   the request, with the client's address and the URL the client asked for, into the same output.
  *   Two lines a request doubled the single process's logs and, at the default level (info), cost
- *   the single process through its gateway about 15 points of identity alone's throughput (bench/README.md).
+ *   the single process through its gateway about 15 points of identity alone's throughput (72.8 %
+ *   before, 87.6 % after, 2026-11-29; docs/adr/0016-in-process-dispatch-and-gateway-cost.md, revision
+ *   "one log line a request").
  * Only code in this process can set a symbol on a headers object; no request from a socket carries it.
  */
 const HANDED_OVER = Symbol('murmur.handedOver');

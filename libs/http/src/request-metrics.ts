@@ -4,9 +4,10 @@
 //
 // Why not prom-client's Counter and Histogram: each of their updates turns the labels object into a
 // sorted key string and checks every label again — 0.86–0.93 µs a request for the two against 35–39 ns
-// here (bench/request-metrics/run.mjs), and 2–3 µs in the profile of a busy service (bench/README.md,
-// 2026-11-29), 2–3 % of a `GET /account/me`. Here an update is three map lookups on values the request
-// already holds and a few additions. The text is what prom-client wrote for these two metrics (label
+// here (bench/request-metrics/run.mjs), and 2–3 µs in the profile of a busy service (2026-11-29;
+// docs/adr/0016-in-process-dispatch-and-gateway-cost.md, revision of that day), 2–3 % of a
+// `GET /account/me`. Here an update is three map lookups on values the request already holds and a few
+// additions. The text is what prom-client wrote for these two metrics (label
 // order included: test/http/request-metrics.test.ts holds it against prom-client's), so dashboards and
 // alerts built on it keep working.
 

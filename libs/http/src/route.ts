@@ -274,9 +274,9 @@ export function defineRoute<
   // The route's time limit, from its first hook to its answer. Fastify's own (the route option
   // handlerTimeout) does the same with an AbortController for a request.signal no route reads, and a
   // `close` listener on the request that it removes when the response finishes: in CPU profiles of a
-  // service under load that removal took 2.5–3.0 µs a request, 0.1–0.3 µs with this timer (bench/README.md,
-  // "the route's time limit"). A response's `close` comes when it has been sent or its client has gone,
-  // and either way the timer is no longer needed.
+  // service under load that removal took 2.5–3.0 µs a request, 0.1–0.3 µs with this timer (2026-11-29;
+  // docs/adr/0016-in-process-dispatch-and-gateway-cost.md, revision of that day). A response's `close`
+  // comes when it has been sent or its client has gone, and either way the timer is no longer needed.
   const startTimer = (_request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
     const timer = setTimeout(answerTimedOut, timeoutMs, reply, timeoutMs);
     reply.raw.once('close', () => clearTimeout(timer));

@@ -6,8 +6,9 @@
 // store/embedded-lock.ts), and every enqueue and publish in the process wakes its
 // poller at once; only timed work is left to find. The single process runs eight services, each with a
 // queue and a relay: idle, their looks cost 28–29 ms of CPU a second against 9–10 for a service alone
-// (bench/README.md, "2026-11-29 (late night)"). So while looks find nothing, the wait doubles, up to the
-// idle interval; the first look that finds work, and every wake, bring it back to the poll interval.
+// (measured 2026-11-29 on a 2-core AMD EPYC VM; docs/adr/0003-jobs.md, revision of that day). So while
+// looks find nothing, the wait doubles, up to the idle interval; the first look that finds work, and
+// every wake, bring it back to the poll interval.
 
 /** The embedded store's idle interval, in polls: 2 s at the default 500 ms. */
 export const IDLE_POLLS = 4;

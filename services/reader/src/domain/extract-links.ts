@@ -12,8 +12,9 @@ const REMEMBERED_SIGNATURES = 50_000;
 /** Signs and checks the extracted-content address of an entry. */
 export class ExtractLinks {
   // Every entry of a page carries its signed address, and a fresh HMAC costs about 4 µs: 0.4 ms of a
-  // 100-entry page's CPU (bench/README.md, 2026-11-28 afternoon). A signature never changes for an
-  // entry, and clients read the same entries again and again, so the answers are remembered.
+  // 100-entry page's CPU (a CPU profile of the reader under bench/gateway/run.mjs, 2026-11-28). A
+  // signature never changes for an entry, and clients read the same entries again and again, so the
+  // answers are remembered.
   private readonly signatures = new BoundedMemo<number, string>(REMEMBERED_SIGNATURES);
 
   private constructor(
