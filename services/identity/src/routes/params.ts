@@ -68,3 +68,10 @@ export const oauthParam = () =>
 /** An OAuth parameter that must be present (400 `invalid_request` naming it otherwise). */
 export const requiredOauthParam = () =>
   z.unknown().transform((raw, ctx): string => rawValue(raw) ?? fail(ctx, 'is required'));
+
+/** The names among `names` that arrived more than once (as an array) in a parameter record. */
+export function repeatedParams(raw: unknown, names: readonly string[]): string[] {
+  if (raw === null || typeof raw !== 'object') return [];
+  const record = raw as Record<string, unknown>;
+  return names.filter((name) => Array.isArray(record[name]) && (record[name] as unknown[]).length > 1);
+}
