@@ -57,6 +57,8 @@ export const USAGE = `murmur — Murmur server and operator CLI
   murmur users create --username U --email E [--name N]
   murmur users list
   murmur users plan --user U|ID --plan P [--plans a,b]
+  murmur users links USER [URL ...] [--clear]   show, set (in this order) or clear USER's profile
+                                                links, shown as rel="me" on their pages
   murmur tokens issue --user U|ID [--label L]   prints a new app token (shown once)
   murmur tokens list --user U|ID
   murmur tokens revoke --id ID | --token T
@@ -81,12 +83,24 @@ Admin commands talk to MURMUR_URL (default: PUBLIC_URL, else http://localhost:$P
 MURMUR_ADMIN_TOKEN (default: the token in $DATA_DIR/admin-token written by \`murmur start\`).
 Add --json to print the API's JSON.`;
 
+/** The lines an operator reads about a user's profile links. */
+function describeLinks(user: { username: string; links: string[] }): string {
+  const count = user.links.length;
+  if (count === 0) return `@${user.username} has no profile links`;
+  return [`@${user.username} has ${count} profile link${count === 1 ? '' : 's'}:`, ...user.links].join('\n');
+}
+
+/**
+ * Runs one operator command. `words` are the words after the command's subject (`murmur users links
+ * ada URL URL`: the URLs); only commands that take a list read them.
+ */
 export async function runAdminCommand(
   api: AdminClient,
   group: string,
   action: string | undefined,
   flags: Flags,
   io: CommandIo,
+  words: readonly string[] = [],
 ): Promise<void> {
   const json = flags.json === true;
   const print = (value: unknown, human: () => string) =>
@@ -120,6 +134,19 @@ export async function runAdminCommand(
         ...(plans ? { plans: plans.split(',').map((p) => p.trim()) } : {}),
       });
       return print(res, () => `updated user ${id}`);
+    }
+    case 'users links': {
+      const id = await resolveUserId(api, need(flags, 'user'));
+      type UserLinks = { username: string; links: string[] };
+      if (flags.clear === true && words.length > 0) {
+        throw new UsageError('give either URLs or --clear, not both');
+      }
+      // The API checks each URL and says which one it refuses; the list replaces the stored one.
+      const res =
+        flags.clear === true || words.length > 0
+          ? await api.call<UserLinks>('PATCH', `/admin/users/${id}`, { links: flags.clear ? [] : words })
+          : await api.call<UserLinks>('GET', `/admin/users/${id}`);
+      return print(res, () => describeLinks(res));
     }
     case 'tokens issue': {
       const id = await resolveUserId(api, need(flags, 'user'));

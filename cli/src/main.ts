@@ -42,7 +42,7 @@ function adminBaseUrl(env: NodeJS.ProcessEnv): string {
 }
 
 /** Options that take no value; every other `--name` takes one, written `--name value` or `--name=value`. */
-const SWITCHES = new Set(['help', 'h', 'json', 'link', 'default']);
+const SWITCHES = new Set(['help', 'h', 'json', 'link', 'default', 'clear']);
 
 /**
  * `--name value` as `--name=value` for every option that is not a switch: parseArgs without declared
@@ -75,6 +75,8 @@ const WORDS: Record<string, number> = {
   'webmentions block': 3,
   'webmentions unblock': 3,
   'push apps': 3,
+  // `users links ada URL URL …`: any number of links.
+  'users links': Infinity,
 };
 
 function checkWordCount(positionals: readonly string[]): void {
@@ -95,6 +97,7 @@ async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
       json: { type: 'boolean' },
       link: { type: 'boolean' },
+      clear: { type: 'boolean' },
     },
   });
   const [group, action, subject, object] = positionals;
@@ -120,9 +123,16 @@ async function main(argv: string[]): Promise<number> {
   const flags = subject !== undefined && values.user === undefined ? { ...values, user: subject } : values;
   // A fourth word is the file a command reads (`murmur archive import 17 blog.zip`), the same as --file.
   if (object !== undefined && flags.file === undefined) flags.file = object;
-  await runAdminCommand(adminClient(adminBaseUrl(process.env), token), group, action, flags, {
-    out: (line) => process.stdout.write(line + '\n'),
-  });
+  // The words after the subject (or after the command, when --user names the subject): a list of links.
+  const words = positionals.slice(values.user === undefined ? 3 : 2);
+  await runAdminCommand(
+    adminClient(adminBaseUrl(process.env), token),
+    group,
+    action,
+    flags,
+    { out: (line) => process.stdout.write(line + '\n') },
+    words,
+  );
   return 0;
 }
 

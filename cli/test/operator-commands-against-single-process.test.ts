@@ -23,7 +23,12 @@ describe('murmur CLI against a single process', () => {
   let murmur: SingleProcess;
   const lines: string[] = [];
   const io = { out: (l: string) => lines.push(l) };
-  const run = async (group: string, action: string, flags: Record<string, string | boolean> = {}) => {
+  const run = async (
+    group: string,
+    action: string,
+    flags: Record<string, string | boolean> = {},
+    words: string[] = [],
+  ) => {
     lines.length = 0;
     await runAdminCommand(
       adminClient(`http://127.0.0.1:${murmur.port}`, murmur.adminToken),
@@ -31,6 +36,7 @@ describe('murmur CLI against a single process', () => {
       action,
       flags,
       io,
+      words,
     );
     return lines.join('\n');
   };
@@ -85,6 +91,26 @@ describe('murmur CLI against a single process', () => {
     expect(await run('apps', 'list')).toBe('(no apps)');
   });
 
+  test('users links sets, shows and clears a user’s profile links (rel=me on their page)', async () => {
+    const links = ['https://social.example/@grace', 'https://grace.example/'];
+    expect(await run('users', 'links', { user: 'grace' }, [...links, links[0]!])).toBe(
+      `@grace has 2 profile links:\n${links.join('\n')}`,
+    );
+    expect(await run('users', 'links', { user: 'grace' })).toBe(
+      `@grace has 2 profile links:\n${links.join('\n')}`,
+    );
+    const page = await (await fetch(`http://127.0.0.1:${murmur.port}/grace/`)).text();
+    for (const link of links) expect(page).toContain(`<link rel="me" href="${link}" />`);
+    expect(JSON.parse(await run('users', 'links', { user: 'grace', json: true })).links).toEqual(links);
+
+    await expect(run('users', 'links', { user: 'grace' }, ['ftp://files.example/'])).rejects.toThrow(
+      /^400: links: "ftp:\/\/files\.example\/" is not an absolute http\(s\) URL/,
+    );
+    expect(await run('users', 'links', { user: 'grace', clear: true })).toBe('@grace has no profile links');
+    await expect(run('users', 'links', { user: 'grace', clear: true }, links)).rejects.toThrow(UsageError);
+    await expect(run('users', 'links', {}, links)).rejects.toThrow(/--user is required/);
+  });
+
   test('a taken username is reported with the API message, and nothing is created', async () => {
     await expect(run('users', 'create', { username: 'grace', email: 'other@example.com' })).rejects.toThrow(
       /^409: /,
@@ -134,6 +160,21 @@ describe('murmur CLI against a single process', () => {
     });
     const blocks = await exec(process.execPath, [cliEntry, 'webmentions', 'blocks', '--json'], { env });
     expect(blocks.stdout).not.toMatch(/spam\.example/);
+  });
+
+  test('the built binary reads every word after the user of `users links` as a link', async () => {
+    const exec = promisify(execFile);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      MURMUR_URL: `http://127.0.0.1:${murmur.port}`,
+    };
+    const linked = await exec(
+      process.execPath,
+      [cliEntry, 'users', 'links', 'grace', 'https://a.example/', 'https://b.example/@g', '--json'],
+      { env },
+    );
+    expect(JSON.parse(linked.stdout).links).toEqual(['https://a.example/', 'https://b.example/@g']);
   });
 
   test('blogroll add / remove put a user’s site in /blogroll.org.json and take it out', async () => {

@@ -13,7 +13,7 @@ export const generatedRouteRows: readonly RouteRow[] = [
   ['GET',              '/.well-known/oauth-authorization-server',                     'identity', { errorStyle: 'oauth' }],
   ['POST',             '/account/apple',                                              'identity'],
   ['GET',              '/account/avatar/{file}',                                      'identity'],
-  ['GET',              '/account/me',                                                 'identity'],
+  ['GET PATCH',        '/account/me',                                                 'identity'],
   ['POST',             '/account/signin',                                             'identity'],
   ['GET POST',         '/account/signin/web',                                         'identity'],
   ['POST',             '/account/signout',                                            'identity'],

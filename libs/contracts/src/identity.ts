@@ -78,5 +78,8 @@ export const tokenRevoked = defineEvent(
   z.object({ tokenHash: z.string().regex(/^[0-9a-f]{64}$/), userId: userIdSchema }),
 );
 
-/** A profile changed (operator edit): services that keep a copy of users refresh theirs. */
+/**
+ * A profile changed — the owner's edit (PATCH /account/me) or the operator's, profile links included:
+ * services that keep a copy of users refresh theirs.
+ */
 export const userUpdated = defineEvent('identity', 'user', 'updated', z.object({ user: publicUserSchema }));

@@ -23,6 +23,12 @@ export const accountSchema = z.object({
 
 export const accountWithoutTokenSchema = accountSchema.omit({ token: true });
 
+/**
+ * The account as its owner reads and edits it (GET and PATCH /account/me, beyond the interface): the
+ * account object, without its token, plus the user's other profiles (rel="me"), in their order.
+ */
+export const ownAccountSchema = accountWithoutTokenSchema.extend({ links: z.array(z.string()) });
+
 export const emptySchema = z.object({});
 
 export const adminUserSchema = z.object({
@@ -33,6 +39,7 @@ export const adminUserSchema = z.object({
   full_name: z.string(),
   bio: z.string(),
   avatar: z.string(),
+  links: z.array(z.string()),
   plan: z.string(),
   plans: z.array(z.string()),
   apple_linked: z.boolean(),

@@ -29,6 +29,7 @@ describe('GET /admin/users', () => {
       full_name: '',
       bio: '',
       avatar: '',
+      links: [],
       plan: 'free',
       plans: ['free'],
       apple_linked: false,
@@ -65,6 +66,17 @@ describe('GET and PATCH /admin/users/{id}', () => {
     });
     const event = await eventually(async () => updated.find((e) => e.data.user.id === 2));
     expect(event.data.user.fullName).toBe('Bob Builder');
+  });
+
+  test('PATCH links → the user with its links, announced with them', async () => {
+    const before = updated.length;
+    const links = ['https://social.example/@carol', 'https://carol.example/'];
+    const res = await h.admin('PATCH', '/admin/users/3', { links: [...links, links[0]] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ username: 'carol', links });
+    expect((await h.admin('GET', '/admin/users/3')).json().links).toEqual(links);
+    const event = await eventually(async () => updated.slice(before).find((e) => e.data.user.id === 3));
+    expect(event.data.user.links).toEqual(links);
   });
 
   test('an empty string clears a field', async () => {

@@ -98,6 +98,7 @@ describe('identity.users.get', () => {
       fullName: '',
       avatar: `${PUBLIC_URL}/account/avatar/ada.svg`,
       bio: '',
+      links: [],
       createdAt: expect.stringMatching(/\+00:00$/),
     };
     expect(await caller.request(identity.usersGet, { id: ada.id })).toEqual({ user: expected });

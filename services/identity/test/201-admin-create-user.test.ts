@@ -44,6 +44,7 @@ describe('POST /admin/users', () => {
       fullName: '',
       avatar: `${PUBLIC_URL}/account/avatar/ada.svg`,
       bio: '',
+      links: [],
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
     });
   });

@@ -1,7 +1,7 @@
-// Once the redirect_uri is trusted and known to be the client's (here: registered by the operator), a
-// bad response_type or PKCE parameter goes back to the client as an OAuth error on its redirect_uri,
-// with the state and iss. (Unverified clients get a page instead:
-// 400-auth-screen-errors-of-unverified-clients-are-pages.test.ts.)
+// Once the redirect_uri is known to be the client's (here: on the client_id's own origin), a bad
+// response_type or PKCE parameter goes back to the client as an OAuth error on its redirect_uri, with
+// the state and iss, and the redirect_uri's own query kept. (A redirect_uri that is not the client's
+// gets a page instead: 400-auth-screen-errors-of-unverified-clients-are-pages.test.ts.)
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Harness } from './harness.js';
 import { pkcePair, screen, startIndieAuthIdentity } from './indieauth.js';
@@ -9,8 +9,6 @@ import { pkcePair, screen, startIndieAuthIdentity } from './indieauth.js';
 let h: Harness;
 beforeAll(async () => {
   h = await startIndieAuthIdentity();
-  await h.registerApp('App', 'https://app.test/cb?keep=1');
-  await h.registerApp('App without query', 'https://app.test/cb');
 });
 afterAll(() => h.stop());
 

@@ -19,21 +19,16 @@ const NO_PKCE = {
 const metadata = async () => (await h!.inject({ url: '/.well-known/oauth-authorization-server' })).json();
 
 describe('INDIEAUTH_REQUIRE_PKCE (default true)', () => {
-  test('a request without code_challenge → 400 page naming PKCE (unverified client)', async () => {
+  test('a request without code_challenge → 302 invalid_request naming PKCE, with state and iss', async () => {
     h = await startIndieAuthIdentity({ INDIEAUTH_REQUIRE_PKCE: 'true' });
-    const res = await screen(h, NO_PKCE);
-    expect(res.statusCode).toBe(400);
-    expect(res.body).toContain('PKCE');
-  });
-
-  test('a registered client without code_challenge → 302 invalid_request', async () => {
-    h = await startIndieAuthIdentity({ INDIEAUTH_REQUIRE_PKCE: 'true' });
-    await h.registerApp('App', 'https://app.test/cb');
     const res = await screen(h, NO_PKCE);
     expect(res.statusCode).toBe(302);
     const location = new URL(String(res.headers.location));
+    expect(`${location.origin}${location.pathname}`).toBe('https://app.test/cb');
     expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('error_description')).toContain('PKCE');
     expect(location.searchParams.get('state')).toBe('s');
+    expect(location.searchParams.get('iss')).toBe('http://murmur.test/');
   });
 
   test('with a S256 challenge → the screen', async () => {

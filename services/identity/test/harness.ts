@@ -78,6 +78,8 @@ export interface HarnessOptions {
   resolve?: Resolver;
   /** What the service gets as its bus (e.g. one whose publishes fail for a while); tests keep the real one. */
   wrapBus?: (bus: Bus) => Bus;
+  /** What the service gets as its store (e.g. one whose writes fail on demand); tests keep the real one. */
+  wrapStore?: (store: Store) => Store;
 }
 
 export async function startIdentity(
@@ -103,7 +105,7 @@ export async function startIdentity(
         ...(options.defaultLimits ? {} : RELAXED_LIMITS),
         ...env,
       },
-      store,
+      store: options.wrapStore ? options.wrapStore(store) : store,
       bus: options.wrapBus ? options.wrapBus(bus) : bus,
       logger,
       clock,

@@ -9,11 +9,13 @@ import type {
   accountWithoutTokenSchema,
   adminUserSchema,
   createdUserSchema,
+  ownAccountSchema,
 } from '../shapes.js';
 import type { UserDoc } from '../store/index.js';
 
 export type AccountJson = z.input<typeof accountWithoutTokenSchema>;
 export type AccountWithTokenJson = z.input<typeof accountSchema>;
+export type OwnAccountJson = z.input<typeof ownAccountSchema>;
 export type AdminUserJson = z.input<typeof adminUserSchema>;
 export type CreatedUserJson = z.input<typeof createdUserSchema>;
 
@@ -25,6 +27,11 @@ export function fallbackAvatarUrl(publicUrl: string, username: string): string {
 
 export function displayName(user: UserDoc): string {
   return user.name || user.username;
+}
+
+/** The user's profile links (rel="me"), in their order; none on accounts that never set any. */
+export function profileLinksOf(user: UserDoc): string[] {
+  return user.links ?? [];
 }
 
 export function accountObject(user: UserDoc, publicUrl: string, usingAi = false): AccountJson {
@@ -50,6 +57,11 @@ export function accountObject(user: UserDoc, publicUrl: string, usingAi = false)
   };
 }
 
+/** The account as its owner sees it (/account/me): the account object and the profile links. */
+export function ownAccountObject(user: UserDoc, publicUrl: string, usingAi = false): OwnAccountJson {
+  return { ...accountObject(user, publicUrl, usingAi), links: profileLinksOf(user) };
+}
+
 export function publicUser(user: UserDoc, publicUrl: string): PublicUser {
   return {
     id: user._id,
@@ -59,7 +71,7 @@ export function publicUser(user: UserDoc, publicUrl: string): PublicUser {
     fullName: user.fullName,
     avatar: user.avatar || fallbackAvatarUrl(publicUrl, user.username),
     bio: user.bio,
-    links: [],
+    links: profileLinksOf(user),
     createdAt: formatOffsetTime(user.createdAt),
   };
 }
@@ -74,6 +86,7 @@ export function adminUserView(user: UserDoc): AdminUserJson {
     full_name: user.fullName,
     bio: user.bio,
     avatar: user.avatar,
+    links: profileLinksOf(user),
     plan: user.plan || DEFAULT_PLAN,
     plans: user.plans.length > 0 ? user.plans : [DEFAULT_PLAN],
     apple_linked: user.appleSub !== undefined,

@@ -76,20 +76,106 @@ export function knownScopes(text: string | undefined): string[] {
   return [...new Set(words)];
 }
 
+/** OAuth's error codes at the authorization endpoint (RFC 6749 §4.1.2.1) that this server sends. */
+export type AuthorizationErrorCode =
+  'invalid_request' | 'unsupported_response_type' | 'invalid_scope' | 'access_denied' | 'server_error';
+
+/**
+ * Where an error goes back to the client: its redirect_uri with `error`, `error_description`, the
+ * `state` it sent (none when it sent none, or no single usable one) and `iss`. Descriptions are
+ * plain ASCII without `"` or `\` (RFC 6749 §4.1.2.1).
+ */
+export function errorRedirect(
+  ctx: IdentityContext,
+  redirectUri: string,
+  state: string | undefined,
+  error: AuthorizationErrorCode,
+  description: string,
+): string {
+  return withParams(redirectUri, {
+    error,
+    error_description: description,
+    state,
+    iss: issuer(ctx.config.PUBLIC_URL),
+  });
+}
+
+/** Scope tokens are NQCHARs (RFC 6749 §3.3): printable ASCII except `"` and `\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/**
+ * What is wrong with a request whose client_id and redirect_uri are already checked, or null. Each
+ * answer goes back to the client's redirect_uri (docs/api/identity.md, "GET /indieauth/auth").
+ */
+function requestProblem(
+  params: AuthorizationParams,
+  repeated: readonly string[],
+  requirePkce: boolean,
+): { error: AuthorizationErrorCode; description: string } | null {
+  const twice = PARAM_NAMES.find((name) => repeated.includes(name));
+  if (twice)
+    return { error: 'invalid_request', description: `The ${twice} parameter was sent more than once.` };
+  const tooLong = PARAM_NAMES.find((name) => (params[name]?.length ?? 0) > MAX_PARAM_LENGTH);
+  if (tooLong) {
+    return {
+      error: 'invalid_request',
+      description: `The ${tooLong} parameter is longer than ${MAX_PARAM_LENGTH} characters.`,
+    };
+  }
+  const responseType = params.response_type ?? 'code';
+  if (responseType !== 'code' && responseType !== 'id') {
+    return { error: 'unsupported_response_type', description: 'response_type must be code (or id).' };
+  }
+  const scopeWords = (params.scope ?? '').split(/\s+/).filter((w) => w !== '');
+  if (scopeWords.some((w) => !SCOPE_TOKEN.test(w))) {
+    return {
+      error: 'invalid_scope',
+      description: 'scope must be words of printable ASCII (no quotes or backslashes) separated by spaces.',
+    };
+  }
+  const challenge = params.code_challenge;
+  const method = params.code_challenge_method;
+  if (challenge !== undefined || method !== undefined) {
+    if (method !== 'S256') {
+      return { error: 'invalid_request', description: 'code_challenge_method must be S256.' };
+    }
+    if (challenge === undefined || !PKCE_CHALLENGE.test(challenge)) {
+      return { error: 'invalid_request', description: 'code_challenge must be 43 base64url characters.' };
+    }
+  } else if (requirePkce) {
+    return {
+      error: 'invalid_request',
+      description: 'This server requires PKCE: send code_challenge and code_challenge_method=S256.',
+    };
+  }
+  return null;
+}
+
+/**
+ * Checks an authorization request and keeps it server-side. `repeated` names the parameters sent more
+ * than once. Until client_id and redirect_uri are checked — the redirect_uri on the client_id's own
+ * scheme, host and port, or published by the client (IndieAuth "Redirect URL") — a problem is an
+ * error page: redirecting then would make this server an open redirector. From then on every problem
+ * goes back to the client's redirect_uri as an OAuth error (RFC 6749 §4.1.2.1), or the app would wait
+ * forever.
+ */
 export async function openAuthorizationRequest(
   ctx: IdentityContext,
   params: AuthorizationParams,
+  repeated: readonly string[] = [],
 ): Promise<ScreenOutcome> {
-  const tooLong = PARAM_NAMES.find((name) => (params[name]?.length ?? 0) > MAX_PARAM_LENGTH);
-  if (tooLong) return { kind: 'invalid', message: `The ${tooLong} parameter is too long.` };
+  for (const name of ['client_id', 'redirect_uri'] as const) {
+    if (repeated.includes(name)) {
+      return { kind: 'invalid', message: `The ${name} parameter was sent more than once.` };
+    }
+  }
   const clientId = parseClientId(params.client_id);
   if (!clientId.ok) return { kind: 'invalid', message: clientId.reason };
   const redirect = parseRedirectUri(params.redirect_uri);
   if (!redirect.ok) return { kind: 'invalid', message: redirect.reason };
 
   const client = await ctx.clientInfo.load(clientId.url);
-  const published = isPublished(params.redirect_uri!, client.redirectUris);
-  if (!sameOrigin(redirect.url, clientId.url) && !published) {
+  if (!sameOrigin(redirect.url, clientId.url) && !isPublished(params.redirect_uri!, client.redirectUris)) {
     return {
       kind: 'invalid',
       message:
@@ -99,41 +185,18 @@ export async function openAuthorizationRequest(
   }
 
   const redirectUri = redirect.url.href;
-  // Errors go back to the client only when it is known to own the redirect_uri (it publishes it, or
-  // the operator registered it). Otherwise a crafted link would turn this server into an open
-  // redirector: the person sees the error page instead.
-  const verified = published || (await ctx.store.isRegisteredRedirect(params.redirect_uri!, redirectUri));
-  const iss = issuer(ctx.config.PUBLIC_URL);
-  const refuse = (error: string, description: string): ScreenOutcome =>
-    verified
-      ? {
-          kind: 'redirect',
-          location: withParams(redirectUri, {
-            error,
-            error_description: description,
-            state: params.state,
-            iss,
-          }),
-        }
-      : { kind: 'invalid', message: description };
-  const responseType = params.response_type ?? 'code';
-  if (responseType !== 'code' && responseType !== 'id') {
-    return refuse('unsupported_response_type', 'response_type must be code (or id).');
-  }
-  const challenge = params.code_challenge;
-  const method = params.code_challenge_method;
-  if (challenge !== undefined || method !== undefined) {
-    if (method !== 'S256') return refuse('invalid_request', 'code_challenge_method must be S256.');
-    if (challenge === undefined || !PKCE_CHALLENGE.test(challenge)) {
-      return refuse('invalid_request', 'code_challenge must be 43 base64url characters.');
-    }
-  } else if (ctx.config.INDIEAUTH_REQUIRE_PKCE) {
-    return refuse(
-      'invalid_request',
-      'This server requires PKCE: send code_challenge and code_challenge_method=S256.',
-    );
+  // A state sent twice, or too long to send back, is not echoed: there is no one exact value to return.
+  const state =
+    repeated.includes('state') || (params.state?.length ?? 0) > MAX_PARAM_LENGTH ? undefined : params.state;
+  const problem = requestProblem(params, repeated, ctx.config.INDIEAUTH_REQUIRE_PKCE);
+  if (problem) {
+    return {
+      kind: 'redirect',
+      location: errorRedirect(ctx, redirectUri, state, problem.error, problem.description),
+    };
   }
 
+  const responseType = params.response_type === 'id' ? 'id' : 'code';
   const requestId = randomToken();
   const now = ctx.clock.now();
   const request: AuthRequestDoc = {
@@ -143,14 +206,29 @@ export async function openAuthorizationRequest(
     state: params.state ?? null,
     responseType,
     scopes: responseType === 'id' ? [] : knownScopes(params.scope),
-    codeChallenge: challenge ?? null,
+    codeChallenge: params.code_challenge ?? null,
     inkwell: params.inkwell === '1' && responseType === 'code',
     me: params.me ?? null,
     screenPath: screenPath(params),
     createdAt: now,
     expiresAt: new Date(now.getTime() + REQUEST_TTL_MS),
   };
-  await ctx.store.insertAuthRequest(request);
+  try {
+    await ctx.store.insertAuthRequest(request);
+  } catch (err) {
+    // The client is checked and waiting: it hears of the failure rather than waiting forever.
+    ctx.logger.error({ err, clientId: request.clientId }, 'indieauth request not stored');
+    return {
+      kind: 'redirect',
+      location: errorRedirect(
+        ctx,
+        redirectUri,
+        state,
+        'server_error',
+        'The server could not keep this request. Try again in a moment.',
+      ),
+    };
+  }
   return { kind: 'ready', requestId, request, client };
 }
 
@@ -189,29 +267,46 @@ export async function decideAuthorization(
 ): Promise<string | null> {
   const request = await pendingRequest(ctx, requestId);
   if (!request || !(await ctx.store.takeAuthRequest(request._id))) return null;
-  const iss = issuer(ctx.config.PUBLIC_URL);
   const state = request.state ?? undefined;
   if (decision.deny) {
-    return withParams(request.redirectUri, { error: 'access_denied', state, iss });
+    return errorRedirect(
+      ctx,
+      request.redirectUri,
+      state,
+      'access_denied',
+      'The person declined to sign in to this app.',
+    );
   }
   const code = randomToken();
   const now = ctx.clock.now();
-  await ctx.store.insertAuthCode({
-    _id: sha256Hex(code),
-    userId: user._id,
-    clientId: request.clientId,
-    redirectUri: request.redirectUri,
-    scopes: grantedScopes(request, decision.ticked),
-    codeChallenge: request.codeChallenge,
-    inkwell: request.inkwell,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-    usedAt: null,
-    replayedAt: null,
-    tokenHash: null,
-  });
+  try {
+    await ctx.store.insertAuthCode({
+      _id: sha256Hex(code),
+      userId: user._id,
+      clientId: request.clientId,
+      redirectUri: request.redirectUri,
+      scopes: grantedScopes(request, decision.ticked),
+      codeChallenge: request.codeChallenge,
+      inkwell: request.inkwell,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      usedAt: null,
+      replayedAt: null,
+      tokenHash: null,
+    });
+  } catch (err) {
+    // The request is used up and the client is waiting: it hears of the failure (and may start again).
+    ctx.logger.error({ err, userId: user._id, clientId: request.clientId }, 'indieauth code not stored');
+    return errorRedirect(
+      ctx,
+      request.redirectUri,
+      state,
+      'server_error',
+      'The server could not complete the sign-in. Start again in a moment.',
+    );
+  }
   ctx.logger.info({ userId: user._id, clientId: request.clientId }, 'indieauth code issued');
-  return withParams(request.redirectUri, { code, state, iss });
+  return withParams(request.redirectUri, { code, state, iss: issuer(ctx.config.PUBLIC_URL) });
 }
 
 export interface Redemption {

@@ -81,7 +81,7 @@ export async function editAccount(
   headers: BusHeaders,
 ): Promise<AdminUserJson> {
   if (Object.keys(fields).length === 0) {
-    throw badRequest('Nothing to change: send name, full_name, bio, avatar, plan or plans.');
+    throw badRequest('Nothing to change: send name, full_name, bio, avatar, links, plan or plans.');
   }
   const user = await updateProfile(ctx, id, fields, headers);
   if (!user) throw notFound(NO_SUCH_USER);

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { profileSchema } from '../shapes.js';
 import type { UserDoc } from '../store/index.js';
-import { displayName, fallbackAvatarUrl } from './account-json.js';
+import { displayName, fallbackAvatarUrl, profileLinksOf } from './account-json.js';
 import type { IdentityContext } from './context.js';
 
 export type IndieAuthProfile = z.input<typeof profileSchema>;
@@ -24,11 +24,35 @@ export function indieAuthProfile(user: UserDoc, publicUrl: string): IndieAuthPro
   };
 }
 
-/** What the page behind `{base_url}/{username}/` shows; null when there is no such person. */
-export async function profilePage(
-  ctx: IdentityContext,
-  username: string,
-): Promise<{ profile: IndieAuthProfile; bio: string } | null> {
+/** What the page behind `{base_url}/{username}/` shows. */
+export interface ProfilePage {
+  /** The page's own address, `{base_url}/{username}/`: the `url` and `uid` of its h-card. */
+  pageUrl: string;
+  name: string;
+  nickname: string;
+  /** The avatar, or the generated one. */
+  photo: string;
+  bio: string;
+  /** The user's other profiles (rel="me"). */
+  links: string[];
+  /** Their `me` when it is another address (their default site), else null. */
+  site: string | null;
+}
+
+/** The page behind `{base_url}/{username}/`; null when there is no such person. */
+export async function profilePage(ctx: IdentityContext, username: string): Promise<ProfilePage | null> {
   const user = await ctx.store.userByUsername(username);
-  return user ? { profile: indieAuthProfile(user, ctx.config.PUBLIC_URL), bio: user.bio } : null;
+  if (!user) return null;
+  const base = ctx.config.PUBLIC_URL;
+  const pageUrl = `${base}/${encodeURIComponent(user.username)}/`;
+  const me = meUrl(user, base);
+  return {
+    pageUrl,
+    name: displayName(user),
+    nickname: user.username,
+    photo: user.avatar || fallbackAvatarUrl(base, user.username),
+    bio: user.bio,
+    links: profileLinksOf(user),
+    site: me === pageUrl ? null : me,
+  };
 }

@@ -1,10 +1,10 @@
 // Creating accounts and changing profiles. Every creation, whatever the path (operator, Apple),
 // announces itself with `evt.identity.user.created` so other services can set up their side.
 import { type BusHeaders } from '@murmur/bus';
-import { unauthorized } from '@murmur/core';
+import { badRequest, unauthorized } from '@murmur/core';
 import { DuplicateKeyError } from '@murmur/store';
 import type { ProfileFields, UserDoc } from '../store/index.js';
-import { accountObject, type AccountJson } from './account-json.js';
+import { ownAccountObject, type OwnAccountJson } from './account-json.js';
 import type { IdentityContext } from './context.js';
 import { emailKey } from './emails.js';
 import { announceUserUpdated, insertAnnouncedUser } from './events.js';
@@ -93,8 +93,29 @@ export async function updateProfile(
 }
 
 /** The account object of a signed-in user (the token's owner is gone → 401, as for a bad token). */
-export async function currentAccount(ctx: IdentityContext, userId: number): Promise<AccountJson> {
+export async function currentAccount(ctx: IdentityContext, userId: number): Promise<OwnAccountJson> {
   const user = await ctx.store.userById(userId);
   if (!user) throw unauthorized();
-  return accountObject(user, ctx.config.PUBLIC_URL, await ctx.usingAi());
+  return ownAccountObject(user, ctx.config.PUBLIC_URL, await ctx.usingAi());
+}
+
+/** What a person may change of their own profile (PATCH /account/me); the plan stays the operator's. */
+export type OwnProfileFields = Pick<ProfileFields, 'name' | 'fullName' | 'bio' | 'avatar' | 'links'>;
+
+/**
+ * A person's edit of their own profile: stored and announced (`evt.identity.user.updated`) like an
+ * operator's edit, so services keeping a copy of users refresh it. Returns the account as its owner sees it.
+ */
+export async function editOwnProfile(
+  ctx: IdentityContext,
+  userId: number,
+  fields: OwnProfileFields,
+  headers: BusHeaders,
+): Promise<OwnAccountJson> {
+  if (Object.keys(fields).length === 0) {
+    throw badRequest('Nothing to change: send name, full_name, bio, avatar or links.');
+  }
+  const user = await updateProfile(ctx, userId, fields, headers);
+  if (!user) throw unauthorized();
+  return ownAccountObject(user, ctx.config.PUBLIC_URL, await ctx.usingAi());
 }

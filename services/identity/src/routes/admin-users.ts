@@ -12,15 +12,11 @@ import {
   showAccount,
 } from '../domain/operator.js';
 import type { ProfileFields } from '../store/index.js';
-import { optionalText, patchText, requiredText } from './params.js';
+import { avatarUrl, optionalText, patchText, profileLinks, requiredText } from './params.js';
 import { adminUserSchema, createdUserSchema, issuedTokenSchema, tokenInfoSchema } from '../shapes.js';
 
 const idParams = z.object({ id: zParam.id() });
 
-const avatarUrl = patchText(2048).refine(
-  (v) => v === undefined || v === '' || (/^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v)),
-  { message: 'must be an absolute http(s) URL, or empty to use the generated avatar' },
-);
 const planName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, {
   message: 'must be 1 to 50 characters of a-z, 0-9, _ or -',
 });
@@ -74,7 +70,8 @@ export function registerAdminUserRoutes(scope: FastifyInstance, ctx: IdentityCon
       name: patchText(100),
       full_name: patchText(200),
       bio: patchText(2000),
-      avatar: avatarUrl,
+      avatar: avatarUrl(),
+      links: profileLinks(),
       plan: planName.optional(),
       plans: planList.optional(),
     }),
@@ -85,6 +82,7 @@ export function registerAdminUserRoutes(scope: FastifyInstance, ctx: IdentityCon
       if (input.full_name !== undefined) fields.fullName = input.full_name;
       if (input.bio !== undefined) fields.bio = input.bio;
       if (input.avatar !== undefined) fields.avatar = input.avatar;
+      if (input.links !== undefined) fields.links = input.links;
       if (input.plan !== undefined) fields.plan = input.plan;
       if (input.plans !== undefined) fields.plans = input.plans;
       return editAccount(ctx, params.id, fields, busHeaders(request));

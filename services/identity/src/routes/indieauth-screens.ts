@@ -1,6 +1,7 @@
 // The browser side of IndieAuth: the authorization screen, the consent form's answer, the emailed
 // sign-in that brings the person back to the screen, and sign-out. Errors here are pages for a
-// person, never JSON and never a redirect to an untrusted URI.
+// person, never JSON and never a redirect to an untrusted URI; once the client and its redirect_uri
+// are checked, the client's own errors go back to it (domain/authorization.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { defineRoute } from '@murmur/http';
@@ -33,7 +34,7 @@ import {
   signinScreen,
   type ScreenClient,
 } from './indieauth-views.js';
-import { oauthParam } from './params.js';
+import { oauthParam, repeatedParams } from './params.js';
 
 /** The screen's parameters exactly as sent (`state` must come back unchanged); none is refused here. */
 const authorizationInput = z.object({
@@ -92,7 +93,9 @@ export function registerIndieAuthScreenRoutes(scope: FastifyInstance, ctx: Ident
     input: authorizationInput,
     handler: async ({ input, request, reply }) => {
       await ctx.limits.enforce('indieauth-screen-ip', request.ip);
-      const outcome = await openAuthorizationRequest(ctx, input);
+      // OAuth parameters may not be repeated (RFC 6749 §3.1); the schema keeps the last, so ask the query.
+      const repeated = repeatedParams(request.query, Object.keys(authorizationInput.shape));
+      const outcome = await openAuthorizationRequest(ctx, input, repeated);
       if (outcome.kind === 'invalid') {
         return sendHtml(
           reply,

@@ -1,6 +1,7 @@
 // Parameter schemas shared by identity's routes, in the platform's merged-parameter model: values are
 // strings from the query or a form, or JSON values; a repeated name arrives as an array (last wins).
 import { z } from 'zod';
+import { checkProfileLinks } from '../domain/profile-links.js';
 
 function last(v: unknown): unknown {
   return Array.isArray(v) ? v[v.length - 1] : v;
@@ -48,6 +49,26 @@ export const patchText = (max: number) =>
     .transform((raw, ctx): string => text(last(raw), max, ctx))
     .optional();
 
+/** For PATCH: an avatar URL (absolute http(s)), empty to go back to the generated one, absent → unchanged. */
+export const avatarUrl = () =>
+  patchText(2048).refine(
+    (v) => v === undefined || v === '' || (/^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v)),
+    { message: 'must be an absolute http(s) URL, or empty to use the generated avatar' },
+  );
+
+/**
+ * For PATCH: the profile links (domain/profile-links.ts) — a JSON list, or repeated form fields; an
+ * empty list or one empty field clears them; absent → unchanged. The error names the bad value.
+ */
+export const profileLinks = () =>
+  z
+    .unknown()
+    .transform((raw, ctx): string[] => {
+      const checked = checkProfileLinks(raw);
+      return checked.ok ? checked.links : fail(ctx, checked.message);
+    })
+    .optional();
+
 /**
  * One parameter as the client sent it: the last value of a repeated name, JSON numbers and booleans
  * as text, untrimmed (IndieAuth's `state` must come back unchanged); absent or empty → undefined.
@@ -68,3 +89,10 @@ export const oauthParam = () =>
 /** An OAuth parameter that must be present (400 `invalid_request` naming it otherwise). */
 export const requiredOauthParam = () =>
   z.unknown().transform((raw, ctx): string => rawValue(raw) ?? fail(ctx, 'is required'));
+
+/** The names among `names` that arrived more than once (as an array) in a parameter record. */
+export function repeatedParams(raw: unknown, names: readonly string[]): string[] {
+  if (raw === null || typeof raw !== 'object') return [];
+  const record = raw as Record<string, unknown>;
+  return names.filter((name) => Array.isArray(record[name]) && (record[name] as unknown[]).length > 1);
+}

@@ -1,10 +1,11 @@
 // GET /{username}/ — the page behind a user's `me` until they have a site of their own. IndieAuth
 // clients fetch `me` to discover this server and check that it declares the authorization server
-// that answered, so the page carries the endpoint links (as <link> and as a Link header) and an h-card;
-// Microsub readers find the microsub endpoint the same way.
+// that answered, so the page carries the endpoint links (as <link> and as a Link header); Microsub
+// readers find the microsub endpoint the same way. It holds one representative h-card (its `url` and
+// `uid` are the page's address) with the user's profile links as rel="me", in the body and the head.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, escapeHtml, HTML_PAGE_HEADERS } from '@murmur/http';
+import { defineRoute, HTML_PAGE_HEADERS } from '@murmur/http';
 import type { IdentityContext } from '../domain/context.js';
 import { profilePage } from '../domain/profile.js';
 import { html, page, sendHtml } from './html.js';
@@ -42,16 +43,29 @@ export function registerProfilePageRoute(scope: FastifyInstance, ctx: IdentityCo
           ),
         );
       }
-      const { profile, bio } = found;
-      const head = links.map((l) => `<link rel="${l.rel}" href="${escapeHtml(l.href)}" />`).join('\n    ');
-      const body = html`<div class="h-card app">
-          <img class="u-photo logo" src="${profile.photo}" alt="" />
+      const head = [
+        ...links.map((l) => html`<link rel="${l.rel}" href="${l.href}" />`),
+        ...found.links.map((href) => html`<link rel="me" href="${href}" />`),
+      ].join('\n    ');
+      // One h-card and nothing else marked up: parsers take it as the page's representative h-card.
+      const body = html`<div class="h-card">
+        <div class="app">
+          <img class="u-photo logo" src="${found.photo}" alt="" />
           <div>
-            <h1><a class="p-name u-url u-uid" href="${profile.url}">${profile.name}</a></h1>
-            <p class="client-id">@<span class="p-nickname">${profile.nickname}</span></p>
+            <h1><a class="p-name u-url u-uid" href="${found.pageUrl}">${found.name}</a></h1>
+            <p class="client-id">@<span class="p-nickname">${found.nickname}</span></p>
           </div>
         </div>
-        ${bio ? html`<p class="p-note">${bio}</p>` : ''}`;
+        ${found.bio ? html`<p class="p-note">${found.bio}</p>` : ''}
+        ${
+          found.links.length > 0
+            ? html`<ul class="links">
+                ${found.links.map((href) => html`<li><a rel="me" class="u-url" href="${href}">${href}</a></li>`)}
+              </ul>`
+            : ''
+        }
+        ${found.site ? html`<p class="hint">Site: <a class="u-url" href="${found.site}">${found.site}</a></p>` : ''}
+      </div>`;
       // The page is public and changes only when the profile does: a short cache is safe.
       return reply
         .code(200)
@@ -59,7 +73,7 @@ export function registerProfilePageRoute(scope: FastifyInstance, ctx: IdentityCo
         .header('link', linkHeader)
         .header('cache-control', 'public, max-age=300')
         .type('text/html; charset=utf-8')
-        .send(page(profile.name, body).text.replace('<head>', `<head>\n    ${head}`));
+        .send(page(found.name, body).text.replace('<head>', `<head>\n    ${head}`));
     },
   });
 }

@@ -21,6 +21,11 @@ export interface UserDoc {
   fullName: string;
   bio: string;
   avatar: string;
+  /**
+   * The user's other profiles, shown as rel="me" (domain/profile-links.ts): checked absolute http(s)
+   * URLs in the user's order. Absent on accounts that never set any.
+   */
+  links?: string[];
   plan: string;
   plans: string[];
   /** Apple `sub` once linked: unique, sparse. */
@@ -141,4 +146,6 @@ export interface SecretDoc {
   [key: string]: unknown;
 }
 
-export type ProfileFields = Partial<Pick<UserDoc, 'name' | 'fullName' | 'bio' | 'avatar' | 'plan' | 'plans'>>;
+export type ProfileFields = Partial<
+  Pick<UserDoc, 'name' | 'fullName' | 'bio' | 'avatar' | 'links' | 'plan' | 'plans'>
+>;

@@ -178,14 +178,6 @@ export class IdentityStore {
     return this.apps.findOne({ redirectUrl });
   }
 
-  /** Whether the operator registered an app with this redirect URL (any of the given spellings). */
-  async isRegisteredRedirect(...urls: string[]): Promise<boolean> {
-    for (const redirectUrl of new Set(urls)) {
-      if (await this.apps.findOne({ redirectUrl })) return true;
-    }
-    return false;
-  }
-
   listApps(): Promise<AppDoc[]> {
     return this.apps.find({}, { sort: { _id: 1 } });
   }
