@@ -59,10 +59,13 @@ export type DirectorySiteDoc = {
  */
 const GUESSES = 1000;
 const GUESS_MAX_IDS = 2000;
+/** `<userId>:<channel>` of states this process knows exist (so a request need not read them to know). */
+const KNOWN_STATES = 20_000;
 
 export class MicrosubStore {
   private readonly states: Collection<ChannelStateDoc>;
   private readonly guesses = new Map<string, ChannelStateDoc>();
+  private readonly known = new Set<string>();
   private readonly users: Collection<DirectoryUserDoc>;
   private readonly sites: Collection<DirectorySiteDoc>;
 
@@ -157,7 +160,16 @@ export class MicrosubStore {
     return this.guesses.get(`${userId}:${channel}`);
   }
 
+  /** Whether this process has seen the state of `<userId>:<channel>` (it exists in the store). */
+  knowsChannelState(userId: number, channel: string): boolean {
+    return this.known.has(`${userId}:${channel}`);
+  }
+
   private remember(doc: ChannelStateDoc): ChannelStateDoc {
+    if (!this.known.has(doc._id)) {
+      this.known.add(doc._id);
+      if (this.known.size > KNOWN_STATES) this.known.delete(this.known.values().next().value!);
+    }
     this.guesses.delete(doc._id);
     if (doc.read.length + doc.unread.length + doc.removed.length <= GUESS_MAX_IDS) {
       this.guesses.set(doc._id, doc);

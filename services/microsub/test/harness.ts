@@ -146,6 +146,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         fullName: u.name,
         avatar: `https://img.example/${u.username}.png`,
         bio: '',
+        links: [],
         createdAt: new Date(0).toISOString(),
       },
     });

@@ -7,7 +7,7 @@ import type { feeds } from '@murmur/contracts';
 import { type BusHeaders } from '@murmur/bus';
 import { internalError } from '@murmur/core';
 import type { ChannelState, ChannelStateDoc } from '../store.js';
-import type { Channel } from './channels.js';
+import { CHANNELS, type Channel } from './channels.js';
 import type { MicrosubContext } from './context.js';
 import { isNewer, newest, positionIdOf, type Position } from './positions.js';
 import { findPositions, positionsNewerThan, walk } from './source.js';
@@ -26,6 +26,20 @@ export async function channelState(
   // first request, must count as new, so the marker stands just before the current second.
   const second = Math.floor(ctx.clock.nowMs() / 1000) * 1000;
   return ctx.store.channelState(userId, channel.uid, { ms: second - 1, id: Number.MAX_SAFE_INTEGER });
+}
+
+/**
+ * Every Microsub request — a follow, a search, a read — makes sure the user's tracked channels have
+ * their state, so the read marker stands at the user's first Microsub request of any kind. A follow
+ * followed by posts in the same second would otherwise find them read if the first read of a timeline
+ * came a second later (issue 37, finding 6). Costs nothing once this process has seen the states.
+ */
+export async function startReadState(ctx: MicrosubContext, userId: number): Promise<void> {
+  await Promise.all(
+    CHANNELS.filter((c) => c.tracked && !ctx.store.knowsChannelState(userId, c.uid)).map((c) =>
+      channelState(ctx, userId, c),
+    ),
+  );
 }
 
 /** Answers "is it read" and "is it removed" for one request's items. */

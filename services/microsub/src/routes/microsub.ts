@@ -12,7 +12,13 @@ import type { MicrosubContext } from '../domain/context.js';
 import { searchUsers } from '../domain/directory.js';
 import { preview } from '../domain/preview.js';
 import { checkFollowChannel, follow, following, unfollow, type FollowTarget } from '../domain/follows.js';
-import { markRead, markReadThrough, markUnread, removeEntries } from '../domain/read-state.js';
+import {
+  markRead,
+  markReadThrough,
+  markUnread,
+  removeEntries,
+  startReadState,
+} from '../domain/read-state.js';
 import { timelinePage } from '../domain/timeline.js';
 import { entriesOf, isReadOf, limitOf, text } from './params.js';
 import { microsubResponseSchema } from '../shapes.js';
@@ -174,12 +180,18 @@ export function registerMicrosubRoutes(scope: FastifyInstance, ctx: MicrosubCont
   defineRoute(scope, {
     ...common,
     method: 'GET',
-    handler: ({ auth, input, request }) => get(ctx, auth, input, busHeaders(request)),
+    handler: async ({ auth, input, request }) => {
+      await startReadState(ctx, auth.userId);
+      return get(ctx, auth, input, busHeaders(request));
+    },
   });
 
   defineRoute(scope, {
     ...common,
     method: 'POST',
-    handler: ({ auth, input, request }) => post(ctx, auth, input, busHeaders(request)),
+    handler: async ({ auth, input, request }) => {
+      await startReadState(ctx, auth.userId);
+      return post(ctx, auth, input, busHeaders(request));
+    },
   });
 }
