@@ -329,12 +329,13 @@ describeWithNats('microsub, multi-process over NATS', () => {
       ['channels[]', 'default'],
     ]);
     expect(ordered.status).toBe(200);
+    // The two listed swap the places they held; the others stay.
     expect(ordered.body.channels.map((c: any) => c.uid)).toEqual([
       'notifications',
       uid,
-      'default',
       'bookmarks',
       'discover',
+      'default',
     ]);
     expect(
       (
@@ -356,9 +357,9 @@ describeWithNats('microsub, multi-process over NATS', () => {
     ).toEqual({ status: 200, body: { deleted: true } });
     expect((await get({ action: 'channels' })).channels.map((c: any) => c.uid)).toEqual([
       'notifications',
-      'default',
       'bookmarks',
       'discover',
+      'default',
     ]);
     expect((await get({ action: 'follow' })).items.map((f: any) => f.url)).toEqual([feedUrl]);
   }, 60_000);
