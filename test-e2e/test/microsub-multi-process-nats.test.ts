@@ -1,9 +1,10 @@
 // The Microsub flow with identity, publishing, feeds, microsub and the gateway each in its own process,
 // requests and events over a real nats-server (JetStream), driven the way Monocle and Indigenous do:
-// a token from Murmur's IndieAuth (authorization code with PKCE, scopes `read follow`), form-encoded
-// writes with `access_token`, follow → publish → unread badge → page → mark read with
-// entry[N] → badge drops; search and preview; a feed on the open web (a local feed server) followed
-// through the reader, its entries in the timeline.
+// a token from Murmur's IndieAuth (authorization code with PKCE, Monocle's scopes `create update read
+// follow channels`, all granted), form-encoded writes with `access_token`, follow → publish → unread
+// badge → page → mark read with entry[N] → badge drops; search and preview; a feed on the open web
+// (a local feed server) followed through the reader, its entries in the timeline; a channel created,
+// renamed, ordered, followed into and deleted.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -207,7 +208,7 @@ describeWithNats('microsub, multi-process over NATS', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('200-microsub-flow: follow, publish, badge, page, mark read, search, preview', async () => {
+  test('200-microsub-flow: follow, publish, badge, page, mark read, search, preview, channels', async () => {
     const suffix = Math.random().toString(36).slice(2, 7);
     const [ann, bob] = [`ann${suffix}`, `bob${suffix}`];
     const tokens: Record<string, string> = {};
@@ -220,8 +221,13 @@ describeWithNats('microsub, multi-process over NATS', () => {
       expect(res.status).toBe(201);
       tokens[username] = ((await res.json()) as { token: string }).token;
     }
-    // ann's reader signs in through IndieAuth and asks for `read follow`; bob publishes with his app token.
-    tokens[ann] = await indieAuthToken(gatewayUrl, smtp!, `${ann}@example.test`, 'read follow');
+    // ann's reader signs in through IndieAuth and asks for Monocle's scopes; bob publishes with his app token.
+    tokens[ann] = await indieAuthToken(
+      gatewayUrl,
+      smtp!,
+      `${ann}@example.test`,
+      'create update read follow channels',
+    );
     const form = (pairs: Record<string, string>) =>
       fetch(`${gatewayUrl}/microsub`, {
         method: 'POST',
@@ -236,7 +242,8 @@ describeWithNats('microsub, multi-process over NATS', () => {
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       return (await res.json()) as any;
     };
-    const badge = async () => (await get({ action: 'channels' })).channels[0].unread as number;
+    const badge = async () =>
+      (await get({ action: 'channels' })).channels.find((c: any) => c.uid === 'default').unread as number;
 
     expect(await badge()).toBe(0);
     // Search and preview find bob once his user event has arrived.
@@ -292,5 +299,68 @@ describeWithNats('microsub, multi-process over NATS', () => {
     ]);
     expect(all.items[3]).toMatchObject({ url: 'https://elsewhere.test/e1', _is_read: true });
     expect((await get({ action: 'follow' })).items.map((f: any) => f.url)).toContain(feedUrl);
+
+    // Channels as Monocle manages them: created, renamed, ordered (channels[]), followed into, deleted.
+    const post = async (pairs: Array<[string, string]>) => {
+      const res = await fetch(`${gatewayUrl}/microsub`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams([...pairs, ['access_token', tokens[ann]!]]).toString(),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const created = await post([
+      ['action', 'channels'],
+      ['name', 'Friends'],
+    ]);
+    expect(created).toMatchObject({ status: 200, body: { name: 'Friends' } });
+    const uid = created.body.uid as string;
+    expect(
+      await post([
+        ['action', 'channels'],
+        ['channel', uid],
+        ['name', 'Close friends'],
+      ]),
+    ).toEqual({ status: 200, body: { uid, name: 'Close friends' } });
+    const ordered = await post([
+      ['action', 'channels'],
+      ['method', 'order'],
+      ['channels[]', uid],
+      ['channels[]', 'default'],
+    ]);
+    expect(ordered.status).toBe(200);
+    // The two listed swap the places they held; the others stay.
+    expect(ordered.body.channels.map((c: any) => c.uid)).toEqual([
+      'notifications',
+      uid,
+      'bookmarks',
+      'discover',
+      'default',
+    ]);
+    expect(
+      (
+        await post([
+          ['action', 'follow'],
+          ['channel', uid],
+          ['username', bob],
+        ])
+      ).status,
+    ).toBe(200);
+    const inChannel = await get({ action: 'timeline', channel: uid });
+    expect(inChannel.items.map((i: any) => i._id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(
+      await post([
+        ['action', 'channels'],
+        ['method', 'delete'],
+        ['channel', uid],
+      ]),
+    ).toEqual({ status: 200, body: { deleted: true } });
+    expect((await get({ action: 'channels' })).channels.map((c: any) => c.uid)).toEqual([
+      'notifications',
+      'bookmarks',
+      'discover',
+      'default',
+    ]);
+    expect((await get({ action: 'follow' })).items.map((f: any) => f.url)).toEqual([feedUrl]);
   }, 60_000);
 });

@@ -31,7 +31,7 @@ export const followCreated = defineEvent(
   }),
 );
 
-export const TIMELINE_KINDS = ['default', 'mentions'] as const;
+export const TIMELINE_KINDS = ['default', 'mentions', 'discover'] as const;
 export const timelineKindSchema = z.enum(TIMELINE_KINDS);
 export type TimelineKind = z.infer<typeof timelineKindSchema>;
 
@@ -52,9 +52,23 @@ export const timelineItemSchema = z.object({
 export type TimelineItem = z.infer<typeof timelineItemSchema>;
 
 /**
- * A page of a user's timeline (`default`: own posts and those of followed users; `mentions`: posts
- * mentioning the user), newest first. Cursors are opaque: `before` pages to older items, `after`
- * to newer ones. An unknown user → 404; a malformed cursor → 400.
+ * A Microsub channel (an opaque name of at most 64 characters) a follow is made into. `default`
+ * stands for no channel: a follow made anywhere else (the web, the feeds API) is in no channel.
+ */
+export const followChannelSchema = z.string().min(1).max(64);
+
+/**
+ * Narrows the `default` timeline to a Microsub channel: `default` → the user's own posts and those of
+ * the follows in no channel; any other channel → the posts of the follows made into it (none of the
+ * user's own). Absent → own posts and every follow (the public timeline). Refused (400) with another kind.
+ */
+const timelineChannel = followChannelSchema.optional();
+
+/**
+ * A page of a user's timeline (`default`: own posts and those of followed users, narrowed by
+ * `channel`; `mentions`: posts mentioning the user; `discover`: every public post of the service),
+ * newest first. Cursors are opaque: `before` pages to older items, `after` to newer ones. An unknown
+ * user → 404; a malformed cursor → 400.
  */
 export const timelineGet = defineRequest(
   'feeds',
@@ -63,6 +77,7 @@ export const timelineGet = defineRequest(
   z.object({
     userId: userIdSchema,
     kind: timelineKindSchema,
+    channel: timelineChannel,
     before: z.string().max(200).optional(),
     after: z.string().max(200).optional(),
     limit: z.number().int().min(1).max(100).default(20),
@@ -97,6 +112,7 @@ export const timelinePositions = defineRequest(
   z.object({
     userId: userIdSchema,
     kind: timelineKindSchema,
+    channel: timelineChannel,
     before: z.string().max(200).optional(),
     since: timelinePositionSchema.optional(),
     limit: z.number().int().min(1).max(5000).default(1000),
@@ -114,12 +130,27 @@ const followTargetSchema = z.union([
   z.object({ userId: userIdSchema, url: z.string().min(1).max(2048) }),
 ]);
 
-/** Follow (idempotent). Unknown target → 404; self → 400. Answers the followed user's card. */
+/**
+ * Follow (idempotent). Unknown target → 404; self → 400. Answers the followed user's card. `channel`:
+ * the Microsub channel the follow goes into — a follow already made moves there (announced once, when
+ * made); without it a new follow is in no channel and one already made stays where it is.
+ */
 export const followCreate = defineRequest(
   'feeds',
   'follow',
   'create',
-  followTargetSchema,
+  z.union([
+    z.object({
+      userId: userIdSchema,
+      username: z.string().min(1).max(64),
+      channel: followChannelSchema.optional(),
+    }),
+    z.object({
+      userId: userIdSchema,
+      url: z.string().min(1).max(2048),
+      channel: followChannelSchema.optional(),
+    }),
+  ]),
   z.object({ following: cardSchema }),
 );
 
@@ -132,13 +163,22 @@ export const followDelete = defineRequest(
   z.object({ unfollowed: cardSchema }),
 );
 
-/** Everyone `userId` follows, by username. */
+/** Everyone `userId` follows, by username, with the channel each follow is in (absent: none). */
 export const followingList = defineRequest(
   'feeds',
   'following',
   'list',
   z.object({ userId: userIdSchema }),
-  z.object({ items: z.array(cardSchema) }),
+  z.object({ items: z.array(cardSchema.extend({ channel: followChannelSchema.optional() })) }),
+);
+
+/** Ends every follow of `userId` made into `channel` (a Microsub channel being deleted). */
+export const channelUnfollow = defineRequest(
+  'feeds',
+  'channel',
+  'unfollow',
+  z.object({ userId: userIdSchema, channel: followChannelSchema }),
+  z.object({ unfollowed: z.number().int().min(0) }),
 );
 
 /**

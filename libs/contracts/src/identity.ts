@@ -4,7 +4,8 @@ import { defineEvent, defineRequest } from './bus.js';
 
 export const userIdSchema = z.number().int().positive();
 
-export const SCOPES = ['profile', 'read', 'follow', 'create', 'update'] as const;
+/** IndieAuth scopes a token may carry; `channels` lets a Microsub client create, rename, order and delete channels. */
+export const SCOPES = ['profile', 'read', 'follow', 'create', 'update', 'channels'] as const;
 export const scopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof scopeSchema>;
 

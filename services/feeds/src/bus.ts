@@ -12,7 +12,7 @@ import {
   indexPostEvent,
 } from './domain/copies.js';
 import type { FeedsContext } from './domain/context.js';
-import { follow, followeesOf, resolveTarget, unfollow } from './domain/follows.js';
+import { follow, followeesWithChannels, resolveTarget, unfollow, unfollowChannel } from './domain/follows.js';
 import { extractArticleAt } from './domain/pages.js';
 import { revisionOf } from './domain/revisions.js';
 import { timelinePage, timelinePositions } from './domain/timelines.js';
@@ -120,7 +120,7 @@ export async function wireBus(ctx: FeedsContext): Promise<Subscription[]> {
     }),
     bus.handle(feeds.followCreate, async (query, { headers }) => {
       const target = await resolveTarget(ctx, query);
-      await follow(ctx, query.userId, target, headers);
+      await follow(ctx, query.userId, target, headers, query.channel);
       return { following: card(await profileOf(ctx, target)) };
     }),
     bus.handle(feeds.followDelete, async (query) => {
@@ -129,10 +129,24 @@ export async function wireBus(ctx: FeedsContext): Promise<Subscription[]> {
       return { unfollowed: card(await profileOf(ctx, target)) };
     }),
     bus.handle(feeds.followingList, async (query) => {
-      const ids = await followeesOf(ctx, await userOr404(ctx, query.userId));
-      const profiles = await profilesOf(ctx, ids);
-      return { items: [...profiles.values()].sort((a, b) => a.username.localeCompare(b.username)).map(card) };
+      const followees = await followeesWithChannels(ctx, await userOr404(ctx, query.userId));
+      const channelOf = new Map(followees.map((f) => [f.id, f.channel]));
+      const profiles = await profilesOf(
+        ctx,
+        followees.map((f) => f.id),
+      );
+      return {
+        items: [...profiles.values()]
+          .sort((a, b) => a.username.localeCompare(b.username))
+          .map((p) => {
+            const channel = channelOf.get(p.userId);
+            return channel === undefined ? card(p) : { ...card(p), channel };
+          }),
+      };
     }),
+    bus.handle(feeds.channelUnfollow, async (query) => ({
+      unfollowed: await unfollowChannel(ctx, (await userOr404(ctx, query.userId))._id, query.channel),
+    })),
     bus.handle(feeds.articleExtract, (query) => extractArticleAt(ctx, query.url)),
   ]);
 }

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { feeds, publishing, type EventDef, type EventEnvelope } from '@murmur/contracts';
 import { type Bus } from '@murmur/bus';
-import { formatOffsetTime } from '@murmur/core';
+import { formatOffsetTime, type Clock } from '@murmur/core';
 import { type Resolver } from '@murmur/fetch';
 import { connectBus, type RunningService } from '@murmur/runtime';
 import { type Store } from '@murmur/store';
@@ -113,6 +113,8 @@ export interface HarnessOptions {
   busUrl?: string;
   env?: Record<string, string>;
   lookup?: Resolver;
+  /** The feeds service's clock (a TestClock moves it by hand); the others use the wall clock. */
+  clock?: Clock;
 }
 
 export type XmlValue = string | number | boolean | { [key: string]: XmlValue } | XmlValue[];
@@ -155,6 +157,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     {
       store: feedsStore,
       env: { OUTBOUND_ALLOW_PRIVATE: '1', ...options.env },
+      ...(options.clock ? { clock: options.clock } : {}),
       ...(options.wrapBus ? { bus: options.wrapBus(bus) } : {}),
     },
   );

@@ -32,6 +32,12 @@ export const channelsSchema = z.strictObject({
   ),
 });
 
+/** A channel created or renamed. */
+export const channelSchema = z.strictObject({ uid: z.string(), name: z.string() });
+
+/** A channel deleted. */
+export const deletedSchema = z.strictObject({ deleted: z.literal(true) });
+
 export const feedSchema = z.strictObject({
   type: z.literal('feed'),
   url: z.string(),
@@ -51,6 +57,8 @@ export const emptySchema = z.strictObject({});
 export const microsubResponseSchema = z.union([
   timelineSchema,
   channelsSchema,
+  channelSchema,
+  deletedSchema,
   followListSchema,
   searchSchema,
   previewSchema,

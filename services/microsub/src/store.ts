@@ -1,9 +1,10 @@
-// The microsub service's named queries over its collections: `channelstates` (per user and channel,
+// The microsub service's named queries over its collections: `channellists` (per user, their channels
+// in order with their names, once the user changed them), `channelstates` (per user and channel,
 // the read marker, the entries marked read or unread since, and the entries removed), and the user
 // directory `users`/`sites` that search and preview read (copies fed by identity's and publishing's
 // events). Timelines belong to the feeds service and are asked for over the bus; nothing here copies them.
 import { applyIfNewer } from '@murmur/jobs';
-import { type Collection, type Store } from '@murmur/store';
+import { DuplicateKeyError, type Collection, type Store } from '@murmur/store';
 
 /** A timeline position: newest first is `ms` descending, then `id` descending (docs/api/microsub.md). */
 export interface Position {
@@ -30,6 +31,21 @@ export type ChannelStateDoc = {
 };
 
 export type ChannelState = Omit<ChannelStateDoc, '_id' | 'rev'>;
+
+/** A channel as the user's list holds it. */
+export interface ChannelEntry {
+  uid: string;
+  name: string;
+}
+
+/** A user's channels in their order (written the first time the user changes them). */
+export type ChannelListDoc = {
+  /** The user id. */
+  _id: number;
+  channels: ChannelEntry[];
+  /** Grows with every write: writes are compare-and-set on it. */
+  rev: number;
+};
 
 /** A user as search shows them (from evt.identity.user.*). */
 export type DirectoryUserDoc = {
@@ -59,14 +75,19 @@ export type DirectorySiteDoc = {
  */
 const GUESSES = 1000;
 const GUESS_MAX_IDS = 2000;
+/** `<userId>:<channel>` of states this process knows exist (so a request need not read them to know). */
+const KNOWN_STATES = 20_000;
 
 export class MicrosubStore {
+  private readonly lists: Collection<ChannelListDoc>;
   private readonly states: Collection<ChannelStateDoc>;
   private readonly guesses = new Map<string, ChannelStateDoc>();
+  private readonly known = new Set<string>();
   private readonly users: Collection<DirectoryUserDoc>;
   private readonly sites: Collection<DirectorySiteDoc>;
 
   constructor(readonly store: Store) {
+    this.lists = store.collection<ChannelListDoc>('channellists');
     this.states = store.collection<ChannelStateDoc>('channelstates');
     this.users = store.collection<DirectoryUserDoc>('users');
     this.sites = store.collection<DirectorySiteDoc>('sites');
@@ -128,6 +149,43 @@ export class MicrosubStore {
     return this.sites.findOne({ host });
   }
 
+  // ---- channel lists (found by `_id`, the user id) -------------------------------------------------
+
+  channelList(userId: number): Promise<ChannelListDoc | null> {
+    return this.lists.findOne({ _id: userId });
+  }
+
+  /**
+   * Writes the user's channels over the list read at revision `rev` (null: none was stored); false
+   * when another write came first.
+   */
+  async replaceChannelList(userId: number, rev: number | null, channels: ChannelEntry[]): Promise<boolean> {
+    if (rev === null) {
+      try {
+        await this.lists.insertOne({ _id: userId, channels, rev: 1 });
+        return true;
+      } catch (err) {
+        if (err instanceof DuplicateKeyError) return false;
+        throw err;
+      }
+    }
+    const { matchedCount } = await this.lists.updateOne(
+      { _id: userId, rev },
+      { $set: { channels, rev: rev + 1 } },
+    );
+    return matchedCount === 1;
+  }
+
+  // ---- channel states ------------------------------------------------------------------------------
+
+  /** Forgets the user's state of a channel (the channel was deleted). */
+  async deleteChannelState(userId: number, channel: string): Promise<void> {
+    const _id = `${userId}:${channel}`;
+    this.guesses.delete(_id);
+    this.known.delete(_id);
+    await this.states.deleteOne({ _id });
+  }
+
   /** The user's state of a channel, created with `marker` the first time it is asked for. */
   async channelState(userId: number, channel: string, marker: Position): Promise<ChannelStateDoc> {
     const _id = `${userId}:${channel}`;
@@ -157,7 +215,16 @@ export class MicrosubStore {
     return this.guesses.get(`${userId}:${channel}`);
   }
 
+  /** Whether this process has seen the state of `<userId>:<channel>` (it exists in the store). */
+  knowsChannelState(userId: number, channel: string): boolean {
+    return this.known.has(`${userId}:${channel}`);
+  }
+
   private remember(doc: ChannelStateDoc): ChannelStateDoc {
+    if (!this.known.has(doc._id)) {
+      this.known.add(doc._id);
+      if (this.known.size > KNOWN_STATES) this.known.delete(this.known.values().next().value!);
+    }
     this.guesses.delete(doc._id);
     if (doc.read.length + doc.unread.length + doc.removed.length <= GUESS_MAX_IDS) {
       this.guesses.set(doc._id, doc);

@@ -1,4 +1,4 @@
-// The four fixed channels with unread counts, and read state: mark_read in every entry form,
+// The four built-in channels with unread counts, and read state: mark_read in every entry form,
 // last_read_entry (and everything), mark_unread, remove, is_read=false — each reflected by the next
 // action=channels at once; untracked channels accept marks as no-ops.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
@@ -30,8 +30,8 @@ it('lists exactly the four channels in order, unread integers on default and not
   const res = await h.get({ action: 'channels' }, h.ann.token);
   expect(res.json()).toEqual({
     channels: [
-      { uid: 'default', name: 'Timeline', unread: 10 },
       { uid: 'notifications', name: 'Mentions', unread: 0 },
+      { uid: 'default', name: 'Timeline', unread: 10 },
       { uid: 'bookmarks', name: 'Bookmarks' },
       { uid: 'discover', name: 'Discover' },
     ],
@@ -155,13 +155,20 @@ it('counts mentions in notifications and keeps its read state apart', async () =
 });
 
 it('accepts mark_read and mark_unread on untracked channels as no-ops', async () => {
-  for (const method of ['mark_read', 'mark_unread']) {
-    const res = await h.post({ action: 'timeline', channel: 'bookmarks', method, entry: '21' }, h.ann.token);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({});
+  for (const channel of ['bookmarks', 'discover']) {
+    for (const method of ['mark_read', 'mark_unread']) {
+      const res = await h.post({ action: 'timeline', channel, method, entry: '21' }, h.ann.token);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({});
+    }
   }
-  const discover = await h.get({ action: 'timeline', channel: 'discover' }, h.ann.token);
-  expect(discover.json()).toEqual({ items: [], paging: {} });
+  const bookmarks = await h.get({ action: 'timeline', channel: 'bookmarks' }, h.ann.token);
+  expect(bookmarks.json()).toEqual({ items: [], paging: {} });
+  const discover = (await h.get({ action: 'timeline', channel: 'discover' }, h.ann.token)).json() as {
+    items: Record<string, unknown>[];
+  };
+  expect(discover.items[0]).toMatchObject({ _id: '30' });
+  expect(discover.items.every((i) => !('_is_read' in i))).toBe(true);
   expect(await unread(h.ann.token)).toEqual({ default: 0, notifications: 0 });
 });
 

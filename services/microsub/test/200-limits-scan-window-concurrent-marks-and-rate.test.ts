@@ -7,7 +7,8 @@ import { at, idsOf, startHarness, type Harness } from './harness.js';
 let h: Harness;
 
 const unread = async (token: string) =>
-  ((await h.get({ action: 'channels' }, token)).json() as any).channels[0].unread as number;
+  ((await h.get({ action: 'channels' }, token)).json() as any).channels.find((c: any) => c.uid === 'default')
+    .unread as number;
 
 beforeAll(async () => {
   h = await startHarness({ env: { MICROSUB_SCAN_LIMIT: '100', MICROSUB_REQUESTS_PER_MINUTE: '60' } });

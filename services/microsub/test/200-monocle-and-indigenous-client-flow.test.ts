@@ -28,7 +28,8 @@ const query = async (params: Record<string, string>) => {
   return res.json() as any;
 };
 
-const badge = async () => (await query({ action: 'channels' })).channels[0].unread as number;
+const badge = async () =>
+  (await query({ action: 'channels' })).channels.find((c: any) => c.uid === 'default').unread as number;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -39,9 +40,12 @@ afterAll(async () => {
   await h.stop();
 });
 
-it('opens on the default channel, follows, pages, and marks read the way clients do', async () => {
+it('lists notifications first, follows, pages, and marks read the way clients do', async () => {
   const channels = await query({ action: 'channels' });
-  expect(channels.channels[0]).toEqual({ uid: 'default', name: 'Timeline', unread: 0 });
+  expect(channels.channels.slice(0, 2)).toEqual([
+    { uid: 'notifications', name: 'Mentions', unread: 0 },
+    { uid: 'default', name: 'Timeline', unread: 0 },
+  ]);
 
   const follow = await form([
     ['action', 'follow'],

@@ -88,7 +88,9 @@ it('pages across posts and entries without skipping or repeating, and counts ent
   expect(seen).toHaveLength(7);
   expect(new Set(seen).size).toBe(7);
   const unread = async () =>
-    ((await h.get({ action: 'channels' }, h.ann.token)).json() as any).channels[0].unread;
+    ((await h.get({ action: 'channels' }, h.ann.token)).json() as any).channels.find(
+      (c: any) => c.uid === 'default',
+    ).unread;
   expect(await unread()).toBe(7);
   const webIds = seen.filter((id) => id.startsWith('w'));
   await h.post(

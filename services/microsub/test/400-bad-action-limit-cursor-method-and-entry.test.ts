@@ -27,15 +27,6 @@ it('refuses a missing or unknown action, on GET and POST', async () => {
   expect(expect400(await h.post({ action: 'dance' }, h.ann.token))).toMatch(/dance/);
 });
 
-it('refuses channel writes: channels are fixed', async () => {
-  for (const form of [
-    { action: 'channels', name: 'X' },
-    { action: 'channels', channel: 'default', method: 'delete' },
-  ] as Record<string, string>[]) {
-    expect(expect400(await h.post(form, h.ann.token))).toBe('channels are fixed');
-  }
-});
-
 it('refuses mute, unmute, block and unblock as not supported', async () => {
   for (const action of ['mute', 'unmute', 'block', 'unblock']) {
     expect(expect400(await h.post({ action, url: 'https://bob.example/' }, h.ann.token))).toMatch(

@@ -6,7 +6,8 @@ import { at, idsOf, startHarness, type Harness } from './harness.js';
 let h: Harness;
 
 const unreadOf = async (token: string) =>
-  ((await h.get({ action: 'channels' }, token)).json() as any).channels[0].unread as number;
+  ((await h.get({ action: 'channels' }, token)).json() as any).channels.find((c: any) => c.uid === 'default')
+    .unread as number;
 
 beforeAll(async () => {
   h = await startHarness();

@@ -7,7 +7,7 @@
 import { feeds } from '@murmur/contracts';
 import { type Headers } from '@murmur/bus';
 import { badRequest, formatOffsetTime, notFound } from '@murmur/core';
-import type { UserDoc } from '../store/index.js';
+import type { Followee, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import { findUserById, NO_SUCH_USER, profilesOf, userByUsernameOr404, type Profile } from './users.js';
 
@@ -17,11 +17,20 @@ async function caller(ctx: FeedsContext, userId: number): Promise<UserDoc> {
   return user;
 }
 
+/** The channel name that stands for none: follows made anywhere but Microsub are in it. */
+export const DEFAULT_CHANNEL = 'default';
+
+/**
+ * Follows `target`. `channel` is the Microsub channel the follow goes into (`default`: none): a follow
+ * already made moves there. Without it a new follow is in no channel and one already made stays.
+ * Only a new edge is announced.
+ */
 export async function follow(
   ctx: FeedsContext,
   followerId: number,
   target: UserDoc,
   headers?: Headers,
+  channel?: string,
 ): Promise<void> {
   if (target._id === followerId) throw badRequest('username: you cannot follow yourself', 'username');
   const follower = await caller(ctx, followerId);
@@ -37,15 +46,19 @@ export async function follow(
     },
     { id: followEventId(followerId, target._id, now), ...(headers ? { headers } : {}) },
   );
+  const stored = channel === DEFAULT_CHANNEL ? undefined : channel;
   let created: boolean;
   try {
-    created = await ctx.store.follow(followerId, target._id, now);
+    created = await ctx.store.follow(followerId, target._id, now, stored);
   } catch (err) {
     await staged.discard();
     throw err;
   }
   if (!created) {
     await staged.discard();
+    if (channel !== undefined && (await ctx.store.moveFollow(followerId, target._id, stored))) {
+      await ctx.store.markGraphChanged(followerId, ctx.clock.now());
+    }
     return;
   }
   await ctx.store.markGraphChanged(followerId, now);
@@ -89,14 +102,29 @@ export async function unfollowByUsername(
   await unfollow(ctx, followerId, await userByUsernameOr404(ctx, username));
 }
 
-/** Whom `user` follows (cached per process, checked against the user's graph version). */
-export async function followeesOf(ctx: FeedsContext, user: UserDoc): Promise<number[]> {
+/** Whom `user` follows and in which channel (cached per process, checked against the user's graph version). */
+export async function followeesWithChannels(ctx: FeedsContext, user: UserDoc): Promise<Followee[]> {
   const version = user.graphVersion ?? 0;
   const cached = ctx.following.get(user._id, version);
   if (cached) return cached;
-  const ids = await ctx.store.followeeIds(user._id);
-  ctx.following.set(user._id, version, ids);
-  return ids;
+  const followees = await ctx.store.followees(user._id);
+  ctx.following.set(user._id, version, followees);
+  return followees;
+}
+
+/** Whom `user` follows. */
+export async function followeesOf(ctx: FeedsContext, user: UserDoc): Promise<number[]> {
+  return (await followeesWithChannels(ctx, user)).map((f) => f.id);
+}
+
+/** Ends every follow of `userId` made into the Microsub channel `channel` (being deleted); how many. */
+export async function unfollowChannel(ctx: FeedsContext, userId: number, channel: string): Promise<number> {
+  if (channel === DEFAULT_CHANNEL) {
+    throw badRequest('channel: the follows in no channel are not unfollowed as a whole', 'channel');
+  }
+  const ended = await ctx.store.unfollowChannel(userId, channel);
+  if (ended > 0) await ctx.store.markGraphChanged(userId, ctx.clock.now());
+  return ended;
 }
 
 export interface FollowingEntry extends Profile {

@@ -188,6 +188,11 @@ export class PostIndex {
     return list ? merge([list], limit, range) : [];
   }
 
+  /** Every visible post of the service (Microsub's Discover), newest first. */
+  everyone(limit: number, range: Range = {}): PostHead[] {
+    return merge([this.all], limit, range);
+  }
+
   newestPhotos(limit: number): PostHead[] {
     return this.photos.slice(0, limit);
   }

@@ -5,7 +5,7 @@ import { badRequest } from '@murmur/core';
 import type { PostDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import { feed, postItem, V1_1 } from './feed-json.js';
-import { followeesOf } from './follows.js';
+import { DEFAULT_CHANNEL, followeesOf, followeesWithChannels } from './follows.js';
 import type { PostHead, Position, Range } from './post-index.js';
 import { revisionTime } from './revisions.js';
 import { profilesOf, userByUsernameOr404, type Profile } from './users.js';
@@ -191,6 +191,40 @@ export function photosView(ctx: FeedsContext): FeedView {
 
 // ---- Microsub timelines (bus) --------------------------------------------------------------------
 
+type TimelineKind = 'default' | 'mentions' | 'discover';
+
+/**
+ * The authors of a Microsub channel's part of `user`'s timeline: `default`, the user and the follows in
+ * no channel; another channel, the follows made into it; no channel, the whole timeline's.
+ */
+async function channelAuthors(
+  ctx: FeedsContext,
+  user: UserDoc,
+  channel: string | undefined,
+): Promise<number[]> {
+  if (channel === undefined) return timelineAuthors(ctx, user);
+  const followees = await followeesWithChannels(ctx, user);
+  if (channel === DEFAULT_CHANNEL) {
+    return [user._id, ...followees.filter((f) => f.channel === undefined).map((f) => f.id)];
+  }
+  return followees.filter((f) => f.channel === channel).map((f) => f.id);
+}
+
+/** Selects the heads of a timeline of `kind` (the index's answer for `limit` and `range`). */
+async function selector(
+  ctx: FeedsContext,
+  query: { kind: TimelineKind; channel?: string },
+  user: UserDoc,
+): Promise<(limit: number, range: Range) => PostHead[]> {
+  if (query.channel !== undefined && query.kind !== 'default') {
+    throw badRequest('channel: only the default timeline is narrowed to a channel', 'channel');
+  }
+  if (query.kind === 'mentions') return (limit, range) => ctx.index.mentions(user._id, limit, range);
+  if (query.kind === 'discover') return (limit, range) => ctx.index.everyone(limit, range);
+  const authors = await channelAuthors(ctx, user, query.channel);
+  return (limit, range) => ctx.index.timeline(authors, limit, range);
+}
+
 function encodeCursor(p: Position): string {
   return Buffer.from(`${p.ms}:${p.id}`).toString('base64url');
 }
@@ -211,7 +245,14 @@ export interface TimelinePage {
 
 export async function timelinePage(
   ctx: FeedsContext,
-  query: { userId: number; kind: 'default' | 'mentions'; before?: string; after?: string; limit: number },
+  query: {
+    userId: number;
+    kind: TimelineKind;
+    channel?: string;
+    before?: string;
+    after?: string;
+    limit: number;
+  },
   user: UserDoc,
 ): Promise<TimelinePage> {
   const range: Range = {};
@@ -219,14 +260,12 @@ export async function timelinePage(
   const after = decodeCursor(query.after, 'after');
   if (before) range.before = before;
   if (after) range.after = after;
+  const select = await selector(ctx, query, user);
   // One more than asked tells whether another page exists in the direction of travel. Paging down
   // (`before`, or no cursor) the extra one is the oldest; paging up (`after`) the index returns the
   // items just newer than the cursor, so the extra one is the newest and the page keeps the others:
   // dropping the oldest would skip the item right after the cursor.
-  const heads =
-    query.kind === 'mentions'
-      ? ctx.index.mentions(user._id, query.limit + 1, range)
-      : ctx.index.timeline(await timelineAuthors(ctx, user), query.limit + 1, range);
+  const heads = select(query.limit + 1, range);
   const upward = after !== undefined;
   const page = upward ? heads.slice(Math.max(0, heads.length - query.limit)) : heads.slice(0, query.limit);
   // Paging up, the cursor's own item and everything older remain below this page.
@@ -252,7 +291,8 @@ export async function timelinePositions(
   ctx: FeedsContext,
   query: {
     userId: number;
-    kind: 'default' | 'mentions';
+    kind: TimelineKind;
+    channel?: string;
     before?: string;
     since?: Position;
     limit: number;
@@ -260,11 +300,7 @@ export async function timelinePositions(
   user: UserDoc,
 ): Promise<{ heads: PostHead[]; before?: string }> {
   const before = decodeCursor(query.before, 'before');
-  const authors = query.kind === 'mentions' ? [] : await timelineAuthors(ctx, user);
-  const select = (limit: number, range: Range) =>
-    query.kind === 'mentions'
-      ? ctx.index.mentions(user._id, limit, range)
-      : ctx.index.timeline(authors, limit, range);
+  const select = await selector(ctx, query, user);
   const above: Range = before ? { before } : {};
   let heads = select(query.limit + 1, query.since ? { ...above, after: query.since } : above);
   // With `after` the index answers the items nearest to it; when more than `limit` are in the range,

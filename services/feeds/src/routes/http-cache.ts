@@ -38,9 +38,12 @@ function hashOf(body: JsonFeed): string {
 }
 
 /**
- * Sets the validators and answers: the feed, or undefined after setting 304. HTTP dates have whole
- * seconds, so a change in the current second is not announced as Last-Modified: another change may
- * follow within that second and a client sending the value back would then wrongly get a 304.
+ * Sets the validators and answers: the feed, or undefined after setting 304. Every answer carries
+ * Last-Modified, so a reader that sends back only If-Modified-Since gets its 304s. HTTP dates have
+ * whole seconds: while the second of the last change is not over, another change may still come in
+ * it, and a client sending that second back later would wrongly get a 304. So during that second the
+ * second before it is announced (a client sending it back gets the feed again), and the change's own
+ * second only once it is over.
  */
 export async function answerFeed(
   request: FastifyRequest,
@@ -58,16 +61,16 @@ export async function answerFeed(
   reply.header('etag', etag);
   // A feed that never changed (nothing in it yet) dates from this process's start.
   const changedAtMs = view.changedAtMs > 0 ? view.changedAtMs : ctx.startedAt.getTime();
-  const second = Math.floor(changedAtMs / 1000);
-  const announced = second < Math.floor(ctx.clock.now().getTime() / 1000);
-  if (announced) reply.header('last-modified', formatHttpDate(new Date(second * 1000)));
+  const changedSecond = Math.floor(changedAtMs / 1000);
+  const announcedSecond = Math.min(changedSecond, Math.floor(ctx.clock.now().getTime() / 1000) - 1);
+  reply.header('last-modified', formatHttpDate(new Date(announcedSecond * 1000)));
 
   const ifNoneMatch = request.headers['if-none-match'];
   let notModified = false;
   if (ifNoneMatch !== undefined) notModified = matchesIfNoneMatch(ifNoneMatch, etag);
-  else if (announced) {
+  else {
     const since = Date.parse(request.headers['if-modified-since'] ?? '');
-    notModified = Number.isFinite(since) && second * 1000 <= since;
+    notModified = Number.isFinite(since) && changedSecond * 1000 <= since;
   }
   if (notModified) {
     reply.code(304);

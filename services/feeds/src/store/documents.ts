@@ -50,11 +50,19 @@ export interface PostDoc {
   [key: string]: unknown;
 }
 
+/** A follow as timelines need it: whom, and the Microsub channel it is in (undefined: none). */
+export interface Followee {
+  id: number;
+  channel?: string;
+}
+
 export interface FollowDoc {
   _id?: string;
   followerId: number;
   followeeId: number;
   createdAt: Date;
+  /** The Microsub channel the follow was made into; absent: none (the default channel). */
+  channel?: string;
   [key: string]: unknown;
 }
 

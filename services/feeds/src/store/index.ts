@@ -7,6 +7,7 @@ import type {
   SiteDoc,
   PostDoc,
   FollowDoc,
+  Followee,
   WebmentionDoc,
   BookmarkType,
   BookmarkDoc,
@@ -144,10 +145,15 @@ export class FeedsStore {
 
   // ---- follows -----------------------------------------------------------------------------------
 
-  /** True when the edge was created, false when it existed. */
-  async follow(followerId: number, followeeId: number, at: Date): Promise<boolean> {
+  /** True when the edge was created (in `channel`, undefined: none), false when it existed. */
+  async follow(followerId: number, followeeId: number, at: Date, channel?: string): Promise<boolean> {
     try {
-      await this.follows.insertOne({ followerId, followeeId, createdAt: at });
+      await this.follows.insertOne({
+        followerId,
+        followeeId,
+        createdAt: at,
+        ...(channel === undefined ? {} : { channel }),
+      });
       return true;
     } catch (err) {
       if (err instanceof DuplicateKeyError) return false;
@@ -155,14 +161,38 @@ export class FeedsStore {
     }
   }
 
+  /** Puts an existing edge into `channel` (undefined: none); true when that changed it. */
+  async moveFollow(followerId: number, followeeId: number, channel: string | undefined): Promise<boolean> {
+    const { modifiedCount } =
+      channel === undefined
+        ? await this.follows.updateOne(
+            { followerId, followeeId, channel: { $exists: true } },
+            { $unset: { channel: '' } },
+          )
+        : await this.follows.updateOne(
+            { followerId, followeeId, channel: { $ne: channel } },
+            { $set: { channel } },
+          );
+    return modifiedCount > 0;
+  }
+
+  /** Ends every edge of `followerId` in `channel`; how many there were. */
+  async unfollowChannel(followerId: number, channel: string): Promise<number> {
+    const { deletedCount } = await this.follows.deleteMany({ followerId, channel });
+    return deletedCount;
+  }
+
   async unfollow(followerId: number, followeeId: number): Promise<boolean> {
     const { deletedCount } = await this.follows.deleteOne({ followerId, followeeId });
     return deletedCount > 0;
   }
 
-  async followeeIds(followerId: number): Promise<number[]> {
-    const edges = await this.follows.find({ followerId }, { projection: { followeeId: 1 } });
-    return edges.map((e) => e.followeeId);
+  /** Whom `followerId` follows, with the channel of each follow (undefined: none). */
+  async followees(followerId: number): Promise<Followee[]> {
+    const edges = await this.follows.find({ followerId }, { projection: { followeeId: 1, channel: 1 } });
+    return edges.map((e) =>
+      e.channel === undefined ? { id: e.followeeId } : { id: e.followeeId, channel: e.channel },
+    );
   }
 
   /** When the edge was made, or null when there is none. */

@@ -1,12 +1,15 @@
 // Follow actions (docs/api/microsub.md "Follows"), answered by the feeds service over the bus:
 // microsub resolves what the client named — a username, a profile URL, any URL on a user's site, or a
 // user's JSON Feed URL — and never fetches anything to do so. A URL that is none of these is followed
-// on the open web through the reader (reader.webfollow.*), whose discovery fetches it safely.
+// on the open web through the reader (reader.webfollow.*), whose discovery fetches it safely. A follow
+// of a user goes into the channel the client chose (feeds keeps it with the follow); feeds of the open
+// web go into `default` only, since the reader's entries do not say which feed they come from.
 import type { z } from 'zod';
 import { feeds, reader } from '@murmur/contracts';
 import { type BusHeaders } from '@murmur/bus';
 import { badRequest, isAppError, notFound } from '@murmur/core';
 import type { followListSchema } from '../shapes.js';
+import { DEFAULT_UID, type Channel } from './channels.js';
 import type { MicrosubContext } from './context.js';
 
 export type FollowTarget = { username: string } | { url: string };
@@ -43,18 +46,37 @@ function isNotFound(err: unknown): boolean {
   return isAppError(err) && err.status === 404;
 }
 
+/** The channel a follow may go into: `default` or one the user created. */
+export function checkFollowChannel(channel: Channel): void {
+  if (!channel.holdsFollows) {
+    throw badRequest(
+      `channel: follows go to the default channel or a channel you created, not "${channel.uid}"`,
+      'channel',
+    );
+  }
+}
+
+/** Follows `target` into `channel` (one that holds follows); a user already followed moves there. */
 export async function follow(
   ctx: MicrosubContext,
   userId: number,
   target: FollowTarget,
+  channel: Channel,
   headers: BusHeaders,
 ): Promise<void> {
+  checkFollowChannel(channel);
   try {
     await tryEach(candidates(ctx, target), (form) =>
-      ctx.bus.request(feeds.followCreate, { userId, ...form }, { headers }),
+      ctx.bus.request(feeds.followCreate, { userId, ...form, channel: channel.uid }, { headers }),
     );
   } catch (err) {
     if (!isNotFound(err) || !('url' in target)) throw err;
+    if (channel.uid !== DEFAULT_UID) {
+      throw badRequest(
+        'url: names no user of this service; feeds on the open web can be followed into the default channel only',
+        'url',
+      );
+    }
     // Not one of our users: a feed on the open web, or a page that links one.
     const web = await ctx.bus.request(
       reader.webFollowCreate,
@@ -82,19 +104,18 @@ export async function unfollow(
   }
 }
 
-/** Only the default channel holds follows. */
-export function checkFollowChannel(channel: string | undefined): void {
-  if (channel !== undefined && channel !== 'default') {
-    throw badRequest('channel: follows go to the default channel only', 'channel');
-  }
-}
-
+/**
+ * Whom the user follows: everyone (no channel given), or those followed into `channel` (`default`:
+ * the users in no other channel, and the feeds of the open web; a channel holding no follows: none).
+ */
 export async function following(
   ctx: MicrosubContext,
   userId: number,
+  channel: Channel | undefined,
   headers: BusHeaders,
 ): Promise<z.input<typeof followListSchema>> {
-  let cards: feeds.Card[];
+  if (channel && !channel.holdsFollows) return { items: [] };
+  let cards: (feeds.Card & { channel?: string })[];
   try {
     cards = (await ctx.bus.request(feeds.followingList, { userId }, { headers })).items;
   } catch (err) {
@@ -102,11 +123,14 @@ export async function following(
     if (isAppError(err) && err.status === 404) cards = [];
     else throw err;
   }
+  if (channel) cards = cards.filter((c) => (c.channel ?? DEFAULT_UID) === channel.uid);
   let web: reader.WebFeed[] = [];
-  try {
-    web = (await ctx.bus.request(reader.webFollowList, { userId }, { headers })).items;
-  } catch (err) {
-    ctx.logger.warn({ err }, 'reader did not list open-web follows; showing users only');
+  if (!channel || channel.uid === DEFAULT_UID) {
+    try {
+      web = (await ctx.bus.request(reader.webFollowList, { userId }, { headers })).items;
+    } catch (err) {
+      ctx.logger.warn({ err }, 'reader did not list open-web follows; showing users only');
+    }
   }
   return {
     items: [

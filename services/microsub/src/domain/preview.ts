@@ -22,7 +22,8 @@ export async function preview(
   await walk(
     ctx,
     user._id,
-    'default',
+    // Everyone the user follows and their own posts; only their own are kept.
+    { kind: 'default', web: false },
     undefined,
     ({ item }) => {
       if (item.author.userId === user._id) items.push(entryJson(item));

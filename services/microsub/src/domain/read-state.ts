@@ -3,11 +3,10 @@
 // marked read, or when it was marked unread. `remove` hides an item from one channel for one user.
 // Counts are computed from the timeline's positions when asked (feeds.timeline.positions: no post
 // bodies), so a mark is reflected by the very next request.
-import type { feeds } from '@murmur/contracts';
 import { type BusHeaders } from '@murmur/bus';
 import { internalError } from '@murmur/core';
 import type { ChannelState, ChannelStateDoc } from '../store.js';
-import type { Channel } from './channels.js';
+import { TRACKED_BUILT_IN, type Channel, type SourcedChannel } from './channels.js';
 import type { MicrosubContext } from './context.js';
 import { isNewer, newest, positionIdOf, type Position } from './positions.js';
 import { findPositions, positionsNewerThan, walk } from './source.js';
@@ -26,6 +25,20 @@ export async function channelState(
   // first request, must count as new, so the marker stands just before the current second.
   const second = Math.floor(ctx.clock.nowMs() / 1000) * 1000;
   return ctx.store.channelState(userId, channel.uid, { ms: second - 1, id: Number.MAX_SAFE_INTEGER });
+}
+
+/**
+ * Every Microsub request — a follow, a search, a read — makes sure the user's tracked channels have
+ * their state, so the read marker stands at the user's first Microsub request of any kind. A follow
+ * followed by posts in the same second would otherwise find them read if the first read of a timeline
+ * came a second later (issue 37, finding 6). Costs nothing once this process has seen the states.
+ */
+export async function startReadState(ctx: MicrosubContext, userId: number): Promise<void> {
+  await Promise.all(
+    TRACKED_BUILT_IN.filter((c) => !ctx.store.knowsChannelState(userId, c.uid)).map((c) =>
+      channelState(ctx, userId, c),
+    ),
+  );
 }
 
 /** Answers "is it read" and "is it removed" for one request's items. */
@@ -56,12 +69,12 @@ export class ReadView {
 export async function unreadCount(
   ctx: MicrosubContext,
   userId: number,
-  channel: Channel & { kind: feeds.TimelineKind },
+  channel: SourcedChannel,
   headers: BusHeaders,
 ): Promise<number> {
   const view = new ReadView(await channelState(ctx, userId, channel));
   let count = 0;
-  for (const { id, pos } of await positionsNewerThan(ctx, userId, channel.kind, view.marker, headers)) {
+  for (const { id, pos } of await positionsNewerThan(ctx, userId, channel.source, view.marker, headers)) {
     if (!view.isRemoved(id) && !view.isRead(id, pos)) count += 1;
   }
   for (const u of view.state.unread) {
@@ -130,12 +143,12 @@ export async function markRead(
 export async function markUnread(
   ctx: MicrosubContext,
   userId: number,
-  channel: Channel & { kind: feeds.TimelineKind },
+  channel: SourcedChannel,
   entries: readonly string[],
   headers: BusHeaders,
 ): Promise<void> {
   const ids = new Set(entries);
-  const found = await findPositions(ctx, userId, channel.kind, [...ids], headers);
+  const found = await findPositions(ctx, userId, channel.source, [...ids], headers);
   await update(ctx, userId, channel, (s) => {
     const marker = { ms: s.markerMs, id: s.markerId };
     const listed = new Set(s.unread.map((u) => u.id));
@@ -154,7 +167,7 @@ export async function markUnread(
 export async function markReadThrough(
   ctx: MicrosubContext,
   userId: number,
-  channel: Channel & { kind: feeds.TimelineKind },
+  channel: SourcedChannel,
   entry: string,
   headers: BusHeaders,
 ): Promise<void> {
@@ -163,7 +176,7 @@ export async function markReadThrough(
   await walk(
     ctx,
     userId,
-    channel.kind,
+    channel.source,
     undefined,
     ({ item, pos }) => {
       if (entry === 'everything' || item.id === entry) {

@@ -5,6 +5,7 @@
 import { feeds, reader } from '@murmur/contracts';
 import { type BusHeaders } from '@murmur/bus';
 import { isAppError } from '@murmur/core';
+import type { ChannelSource } from './channels.js';
 import type { MicrosubContext } from './context.js';
 import {
   invalidCursor,
@@ -41,10 +42,17 @@ export interface WalkOptions {
 
 const PAGE = 100;
 
+/** What feeds is asked for a source: the timeline's kind and, for `default`, the follow channel. */
+function feedsTimeline(source: ChannelSource): { kind: feeds.TimelineKind; channel?: string } {
+  return source.channel === undefined
+    ? { kind: source.kind }
+    : { kind: source.kind, channel: source.channel };
+}
+
 async function feedsPage(
   ctx: MicrosubContext,
   userId: number,
-  kind: feeds.TimelineKind,
+  source: ChannelSource,
   before: string | undefined,
   limit: number,
   options: WalkOptions,
@@ -52,7 +60,7 @@ async function feedsPage(
   try {
     return await ctx.bus.request(
       feeds.timelineGet,
-      { userId, kind, limit, ...(before === undefined ? {} : { before }) },
+      { userId, ...feedsTimeline(source), limit, ...(before === undefined ? {} : { before }) },
       { headers: options.headers },
     );
   } catch (err) {
@@ -74,7 +82,7 @@ interface FeedsCursorState {
 async function* feedsItems(
   ctx: MicrosubContext,
   userId: number,
-  kind: feeds.TimelineKind,
+  source: ChannelSource,
   from: Cursor | undefined,
   state: FeedsCursorState,
   options: WalkOptions,
@@ -83,7 +91,7 @@ async function* feedsItems(
   let hint = from?.hint;
   let limit = Math.min(options.first ?? PAGE, PAGE);
   for (;;) {
-    const page = await feedsPage(ctx, userId, kind, hint, limit, options);
+    const page = await feedsPage(ctx, userId, source, hint, limit, options);
     state.hint = hint;
     for (const item of page.items) {
       const pos = positionOf(item);
@@ -150,20 +158,20 @@ async function* webItems(
 
 /**
  * Visits the items strictly older than `from` (all items without it), newest first: the feeds
- * timeline, merged in `default` with the entries of feeds followed on the open web. `visit`
+ * timeline, merged (in `default`) with the entries of feeds followed on the open web. `visit`
  * returns false to stop. Items between the cursor's hint and its position are skipped, not visited.
  */
 export async function walk(
   ctx: MicrosubContext,
   userId: number,
-  kind: feeds.TimelineKind,
+  source: ChannelSource,
   from: Cursor | undefined,
   visit: (seen: Seen) => boolean,
   options: WalkOptions,
 ): Promise<WalkEnd> {
   const state: FeedsCursorState = { hint: from?.hint };
-  const posts = feedsItems(ctx, userId, kind, from, state, options);
-  const web = kind === 'default' ? webItems(ctx, userId, from, options) : undefined;
+  const posts = feedsItems(ctx, userId, source, from, state, options);
+  const web = source.web ? webItems(ctx, userId, from, options) : undefined;
   // Each source's next item is read only when the merge needs it, so a visitor that stops costs no
   // page past the one holding the last item it saw (the first pages of both are asked for at once).
   type Next<T> = IteratorResult<T, void> | undefined;
@@ -202,15 +210,15 @@ export async function walk(
 export async function positionsNewerThan(
   ctx: MicrosubContext,
   userId: number,
-  kind: feeds.TimelineKind,
+  source: ChannelSource,
   since: Position,
   headers: BusHeaders,
 ): Promise<{ id: string; pos: Position }[]> {
   const max = ctx.config.MICROSUB_SCAN_LIMIT;
   const options: WalkOptions = { headers, first: 20 };
   const [posts, web] = await Promise.all([
-    feedsPositionsNewerThan(ctx, userId, kind, since, max, headers),
-    kind === 'default' ? webPositionsNewerThan(ctx, userId, since, max, options) : [],
+    feedsPositionsNewerThan(ctx, userId, source, since, max, headers),
+    source.web ? webPositionsNewerThan(ctx, userId, since, max, options) : [],
   ]);
   const merged =
     web.length === 0 ? posts : [...posts, ...web].sort((a, b) => (isNewer(a.pos, b.pos) ? -1 : 1));
@@ -223,7 +231,7 @@ const POSITIONS_PAGE = 5000;
 async function feedsPositionsNewerThan(
   ctx: MicrosubContext,
   userId: number,
-  kind: feeds.TimelineKind,
+  source: ChannelSource,
   since: Position,
   max: number,
   headers: BusHeaders,
@@ -241,7 +249,7 @@ async function feedsPositionsNewerThan(
         feeds.timelinePositions,
         {
           userId,
-          kind,
+          ...feedsTimeline(source),
           since: bound,
           limit: Math.min(POSITIONS_PAGE, max - out.length),
           ...(before ? { before } : {}),
@@ -283,7 +291,7 @@ async function webPositionsNewerThan(
 export async function findPositions(
   ctx: MicrosubContext,
   userId: number,
-  kind: feeds.TimelineKind,
+  source: ChannelSource,
   ids: readonly string[],
   headers: BusHeaders,
 ): Promise<Map<string, Position>> {
@@ -293,7 +301,7 @@ export async function findPositions(
   await walk(
     ctx,
     userId,
-    kind,
+    source,
     undefined,
     ({ item, pos }) => {
       if (wanted.has(item.id)) found.set(item.id, pos);

@@ -35,8 +35,8 @@ export async function timelinePage(
   }
   const before = query.before === undefined ? undefined : decodeCursor(query.before, 'before');
   const after = query.after === undefined ? undefined : decodeCursor(query.after, 'after');
-  if (!channel.kind) return { items: [], paging: {} };
-  const kind = channel.kind;
+  if (!channel.source) return { items: [], paging: {} };
+  const source = channel.source;
   const view = new ReadView(await channelState(ctx, userId, channel));
   const tracked = channel.tracked;
   const shows = ({ item, pos }: Seen) =>
@@ -51,7 +51,7 @@ export async function timelinePage(
     const end = await walk(
       ctx,
       userId,
-      kind,
+      source,
       undefined,
       (seen) => {
         if (!isNewer(seen.pos, after.at)) {
@@ -82,7 +82,7 @@ export async function timelinePage(
   const end = await walk(
     ctx,
     userId,
-    kind,
+    source,
     before,
     (seen) => {
       if (page.length === query.limit) {

@@ -1,20 +1,34 @@
 // GET and POST /microsub (docs/api/microsub.md): one path, the `action` parameter picks the operation.
 // Authentication (Bearer or `access_token`) is the platform's; the scope each action needs is checked
 // here because the action is only known once the parameters are read: `read` for every GET and for
-// POST timeline/search/preview, `follow` for POST follow/unfollow (`create` grants both).
+// POST timeline/search/preview, `follow` for POST follow/unfollow (`create` grants both), `channels`
+// for POST channels (create, rename, order, delete).
 import type { FastifyInstance } from 'fastify';
 import { type BusHeaders } from '@murmur/bus';
 import { badRequest } from '@murmur/core';
 import { busHeaders, defineRoute, requireScope, type AuthInfo, type ParamRecord } from '@murmur/http';
+import {
+  createChannel,
+  deleteChannel,
+  MAX_CHANNELS,
+  orderChannels,
+  renameChannel,
+} from '../domain/channel-admin.js';
 import { listChannels } from '../domain/channel-list.js';
 import { channelOr404, type Channel } from '../domain/channels.js';
 import type { MicrosubContext } from '../domain/context.js';
 import { searchUsers } from '../domain/directory.js';
 import { preview } from '../domain/preview.js';
-import { checkFollowChannel, follow, following, unfollow, type FollowTarget } from '../domain/follows.js';
-import { markRead, markReadThrough, markUnread, removeEntries } from '../domain/read-state.js';
+import { follow, following, unfollow, type FollowTarget } from '../domain/follows.js';
+import {
+  markRead,
+  markReadThrough,
+  markUnread,
+  removeEntries,
+  startReadState,
+} from '../domain/read-state.js';
 import { timelinePage } from '../domain/timeline.js';
-import { entriesOf, isReadOf, limitOf, text } from './params.js';
+import { entriesOf, isReadOf, limitOf, listOf, text } from './params.js';
 import { microsubResponseSchema } from '../shapes.js';
 
 /** What the routes answer cross-origin (app.ts sends them; the routes declare `crossOrigin` with them). */
@@ -37,8 +51,19 @@ function unknownAction(action: string) {
   return badRequest(`action: unknown action "${action}"`, 'action');
 }
 
-function channelParam(params: ParamRecord): Channel {
-  return channelOr404(text(params, 'channel', 64));
+/** The user's channel named by `channel` (default: `default`), else 404. */
+function channelParam(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord): Promise<Channel> {
+  return channelOr404(ctx, auth.userId, text(params, 'channel', 64));
+}
+
+/** The user's channel named by `channel`, undefined when the parameter is absent. */
+async function optionalChannel(
+  ctx: MicrosubContext,
+  auth: AuthInfo,
+  params: ParamRecord,
+): Promise<Channel | undefined> {
+  const uid = text(params, 'channel', 64);
+  return uid === undefined ? undefined : channelOr404(ctx, auth.userId, uid);
 }
 
 function followTarget(params: ParamRecord): FollowTarget {
@@ -64,14 +89,14 @@ function search(ctx: MicrosubContext, params: ParamRecord, headers: BusHeaders) 
   return searchUsers(ctx, query, headers);
 }
 
-function timeline(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, headers: BusHeaders) {
+async function timeline(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, headers: BusHeaders) {
   const before = text(params, 'before', 300);
   const after = text(params, 'after', 300);
   const isRead = isReadOf(params);
   return timelinePage(
     ctx,
     auth.userId,
-    channelParam(params),
+    await channelParam(ctx, auth, params),
     {
       limit: limitOf(params),
       ...(before === undefined ? {} : { before }),
@@ -91,7 +116,7 @@ async function get(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, he
     case 'timeline':
       return timeline(ctx, auth, params, headers);
     case 'follow':
-      return following(ctx, auth.userId, headers);
+      return following(ctx, auth.userId, await optionalChannel(ctx, auth, params), headers);
     case 'search':
       return search(ctx, params, headers);
     case 'preview':
@@ -105,8 +130,8 @@ async function post(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, h
   const action = actionOf(params);
   switch (action) {
     case 'channels':
-      requireScope(auth, 'read');
-      throw badRequest('channels are fixed', 'action');
+      requireScope(auth, 'channels');
+      return channelsWrite(ctx, auth, params, headers);
     case 'timeline':
       requireScope(auth, 'read');
       await timelineWrite(ctx, auth, params, headers);
@@ -117,19 +142,42 @@ async function post(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, h
     case 'preview':
       requireScope(auth, 'read');
       return preview(ctx, followTarget(params), headers);
-    case 'follow':
+    case 'follow': {
+      requireScope(auth, 'follow');
+      const channel = await channelParam(ctx, auth, params);
+      await follow(ctx, auth.userId, followTarget(params), channel, headers);
+      return {};
+    }
     case 'unfollow': {
       requireScope(auth, 'follow');
-      checkFollowChannel(text(params, 'channel', 64));
-      const target = followTarget(params);
-      if (action === 'follow') await follow(ctx, auth.userId, target, headers);
-      else await unfollow(ctx, auth.userId, target, headers);
+      // A follow is ended whichever channel it is in; a channel named must still be the user's.
+      await optionalChannel(ctx, auth, params);
+      await unfollow(ctx, auth.userId, followTarget(params), headers);
       return {};
     }
     default:
       requireScope(auth, 'read');
       throw unknownAction(action);
   }
+}
+
+/**
+ * POST `action=channels`: `method=delete` with `channel`, `method=order` with `channels[]`, `channel`
+ * with `name` renames, `name` alone creates (the Microsub spec's channel actions).
+ */
+async function channelsWrite(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, headers: BusHeaders) {
+  const method = text(params, 'method', 64);
+  const uid = text(params, 'channel', 64);
+  if (method === 'delete') {
+    if (!uid) throw badRequest('channel: is required', 'channel');
+    return deleteChannel(ctx, auth.userId, uid, headers);
+  }
+  if (method === 'order')
+    return orderChannels(ctx, auth.userId, listOf(params, 'channels', MAX_CHANNELS, 64));
+  if (method !== undefined && method !== '') throw badRequest(`method: unknown method "${method}"`, 'method');
+  const name = text(params, 'name', 1000);
+  if (uid) return renameChannel(ctx, auth.userId, uid, name);
+  return createChannel(ctx, auth.userId, name);
 }
 
 async function timelineWrite(
@@ -143,7 +191,7 @@ async function timelineWrite(
   if (method !== 'mark_read' && method !== 'mark_unread' && method !== 'remove') {
     throw badRequest(`method: unknown method "${method}"`, 'method');
   }
-  const channel = channelParam(params);
+  const channel = await channelParam(ctx, auth, params);
   const entries = entriesOf(params);
   const lastRead = method === 'mark_read' ? text(params, 'last_read_entry', 64) : undefined;
   if (entries.length === 0 && !lastRead) {
@@ -154,8 +202,8 @@ async function timelineWrite(
   }
   if (method === 'remove') return removeEntries(ctx, auth.userId, channel, entries);
   // Untracked channels keep no read state: marking succeeds and changes nothing.
-  if (!channel.tracked || !channel.kind) return;
-  const tracked = { ...channel, kind: channel.kind };
+  if (!channel.tracked || !channel.source) return;
+  const tracked = { ...channel, source: channel.source };
   if (method === 'mark_unread') return markUnread(ctx, auth.userId, tracked, entries, headers);
   if (entries.length > 0) await markRead(ctx, auth.userId, tracked, entries);
   if (lastRead) await markReadThrough(ctx, auth.userId, tracked, lastRead, headers);
@@ -174,12 +222,18 @@ export function registerMicrosubRoutes(scope: FastifyInstance, ctx: MicrosubCont
   defineRoute(scope, {
     ...common,
     method: 'GET',
-    handler: ({ auth, input, request }) => get(ctx, auth, input, busHeaders(request)),
+    handler: async ({ auth, input, request }) => {
+      await startReadState(ctx, auth.userId);
+      return get(ctx, auth, input, busHeaders(request));
+    },
   });
 
   defineRoute(scope, {
     ...common,
     method: 'POST',
-    handler: ({ auth, input, request }) => post(ctx, auth, input, busHeaders(request)),
+    handler: async ({ auth, input, request }) => {
+      await startReadState(ctx, auth.userId);
+      return post(ctx, auth, input, busHeaders(request));
+    },
   });
 }

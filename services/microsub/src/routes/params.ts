@@ -44,6 +44,24 @@ export function isReadOf(params: ParamRecord): boolean | undefined {
   throw badRequest('is_read: must be true or false', 'is_read');
 }
 
+/** A list parameter (`x`, `x[]`, `x[N]`, a JSON array) of non-empty strings; [] when absent. */
+export function listOf(params: ParamRecord, name: string, maxItems: number, maxLength: number): string[] {
+  const raw = params[name];
+  if (raw === undefined || raw === null) return [];
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (list.length > maxItems) throw badRequest(`${name}: at most ${maxItems} values`, name);
+  return list.map((v) => {
+    if (
+      (typeof v !== 'string' && typeof v !== 'number') ||
+      String(v) === '' ||
+      String(v).length > maxLength
+    ) {
+      throw badRequest(`${name}: each value must be a string of 1 to ${maxLength} characters`, name);
+    }
+    return String(v);
+  });
+}
+
 /** `entry` in every array form, as `_id` strings; [] when absent. */
 export function entriesOf(params: ParamRecord): string[] {
   const raw = params.entry;
