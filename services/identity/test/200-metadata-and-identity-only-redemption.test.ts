@@ -28,7 +28,7 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       introspection_endpoint_auth_methods_supported: ['Bearer'],
       revocation_endpoint: 'http://murmur.test/indieauth/revoke',
       revocation_endpoint_auth_methods_supported: ['none'],
-      scopes_supported: ['profile', 'read', 'follow', 'create', 'update'],
+      scopes_supported: ['profile', 'read', 'follow', 'create', 'update', 'channels'],
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
       code_challenge_methods_supported: ['S256'],

@@ -10,6 +10,7 @@ const SCOPE_TEXT: Record<string, string> = {
   follow: 'Follow and unfollow sites for you',
   create: 'Publish posts for you (this also lets it read and follow)',
   update: 'Edit your existing posts',
+  channels: 'Create, rename, reorder and delete your reader channels',
 };
 
 export interface ScreenClient {
