@@ -132,7 +132,12 @@ export class PublishingStore {
       this.sites.createIndex({ username: 1 }),
       this.sites.createIndex({ defaultOf: 1 }, { unique: true, sparse: true }),
       this.sites.createIndex({ hostKey: 1 }, { unique: true, sparse: true }),
+      // Lists read their newest N by walking one of these in date order (then _id) and stop there
+      // (docs/platform.md, "Query cost"): the owner's list (every status), the site's public posts, and
+      // a category's public posts.
       this.posts.createIndex({ siteId: 1, date: -1 }),
+      this.posts.createIndex({ siteId: 1, status: 1, date: -1 }),
+      this.posts.createIndex({ siteId: 1, status: 1, categories: 1, date: -1 }),
       this.posts.createIndex({ permalinkKey: 1 }, { unique: true, sparse: true }),
       this.pages.createIndex({ siteId: 1, createdAt: -1 }),
       this.pages.createIndex({ slugKey: 1 }, { unique: true }),
