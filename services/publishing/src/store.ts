@@ -65,6 +65,19 @@ export interface PostDoc {
   [key: string]: unknown;
 }
 
+/**
+ * What is left of a deleted post that had been public: that its URL held a post, nothing of the post
+ * (its URL then answers 410 Gone, and no later post takes it).
+ */
+export interface DeletedPostDoc {
+  /** The permalink key the post held: `{siteId}/{path}`. */
+  _id: string;
+  siteId: number;
+  postId: number;
+  deletedAt: Date;
+  [key: string]: unknown;
+}
+
 export interface PageDoc {
   _id: number;
   userId: number;
@@ -114,6 +127,7 @@ export interface MediaDoc {
 export class PublishingStore {
   private readonly sites: Collection<SiteDoc>;
   private readonly posts: Collection<PostDoc>;
+  private readonly deletedPosts: Collection<DeletedPostDoc>;
   private readonly pages: Collection<PageDoc>;
   private readonly categories: Collection<CategoryDoc>;
   private readonly media: Collection<MediaDoc>;
@@ -121,6 +135,7 @@ export class PublishingStore {
   constructor(readonly raw: Store) {
     this.sites = raw.collection<SiteDoc>('sites');
     this.posts = raw.collection<PostDoc>('posts');
+    this.deletedPosts = raw.collection<DeletedPostDoc>('deletedPosts');
     this.pages = raw.collection<PageDoc>('pages');
     this.categories = raw.collection<CategoryDoc>('categories');
     this.media = raw.collection<MediaDoc>('media');
@@ -242,6 +257,21 @@ export class PublishingStore {
         $inc: { revision: 1 },
       },
     );
+  }
+
+  /**
+   * Keeps the URL of a public post about to be deleted (idempotent: a retried deletion writes it again).
+   * Written before the post is deleted, so a crash in between leaves the post, which wins over its
+   * tombstone, and the next attempt finishes.
+   */
+  async recordDeletedPost(doc: DeletedPostDoc): Promise<void> {
+    const { _id, ...fields } = doc;
+    await this.deletedPosts.updateOne({ _id }, { $set: fields }, { upsert: true });
+  }
+
+  /** The tombstone of a deleted post at a permalink, if one was public there. */
+  deletedPostAt(siteId: number, path: string): Promise<DeletedPostDoc | null> {
+    return this.deletedPosts.findOne({ _id: `${siteId}/${path}` });
   }
 
   /** False when the user has no such post. */

@@ -54,7 +54,9 @@ async function savePost(ctx: PublishingContext, post: PostDoc, insert: boolean):
   for (;;) {
     if (candidates) {
       const path = `${datePath(post.date)}${candidates.next().value as string}.html`;
+      // A deleted post's URL stays gone (410) rather than showing another post.
       if (await ctx.store.postByPermalink(post.siteId, path)) continue;
+      if (await ctx.store.deletedPostAt(post.siteId, path)) continue;
       post.path = path;
       post.permalinkKey = `${post.siteId}/${path}`;
     }
@@ -171,6 +173,15 @@ export async function deletePost(
   headers: BusHeaders,
 ): Promise<void> {
   const { post, site } = await ownPost(ctx, caller, postId);
+  // A URL that has been public answers 410 Gone from now on (docs/api/publishing.md, "Site pages").
+  if (post.firstPublishedAt && post.path && post.permalinkKey) {
+    await ctx.store.recordDeletedPost({
+      _id: post.permalinkKey,
+      siteId: post.siteId,
+      postId: post._id,
+      deletedAt: ctx.clock.now(),
+    });
+  }
   if (!(await ctx.store.deletePostOfUser(post._id, caller.userId))) throw postNotFound();
   // A scheduled post's job finds nothing to publish and ends.
   if (post.status === 'published') {

@@ -90,6 +90,15 @@ export function entryPage(view: SiteView, entryView: EntryView): string {
   return layout(view, title, entryView.url, html`<main>${entry(view, entryView, 'h1')}</main>`);
 }
 
+/** What a deleted post's permalink shows (with 410 Gone): that it was deleted, nothing of the post. */
+export function deletedPostPage(view: SiteView, url: string): string {
+  const main = html`<main>
+    <h1>Deleted</h1>
+    <p>The post that was here has been deleted. <a href="${view.url}">${view.name}</a> goes on.</p>
+  </main>`;
+  return layout(view, 'Deleted', url, main);
+}
+
 export function userPage(view: SiteView, page: PageDoc): string {
   const url = `${view.url}${page.slug}/`;
   const main = html`<main>

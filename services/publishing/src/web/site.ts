@@ -10,7 +10,7 @@ import type { SiteDoc } from '../store.js';
 import { jsonFeed, rsdDocument, rssFeed } from './feeds.js';
 import { SITE_PAGE_HEADERS } from './html.js';
 import type { EntryView, SiteView } from './model.js';
-import { entryPage, homePage, userPage } from './pages.js';
+import { deletedPostPage, entryPage, homePage, userPage } from './pages.js';
 
 const FEED_ITEMS = 20;
 const POST_PATH = /^(\d{4})\/(\d{2})\/(\d{2})\/([a-z0-9-]{1,80})\.html$/;
@@ -39,8 +39,9 @@ async function latest(ctx: PublishingContext, site: SiteDoc, category?: string):
 }
 
 /** A site page, with the webmention endpoint also in a `Link` header (senders read either). */
-function sendHtml(reply: FastifyReply, page: string, view: SiteView): FastifyReply {
+function sendHtml(reply: FastifyReply, page: string, view: SiteView, status = 200): FastifyReply {
   return reply
+    .code(status)
     .headers({ ...SITE_PAGE_HEADERS, link: `<${view.serverUrl}/webmention>; rel="webmention"` })
     .send(page);
 }
@@ -75,8 +76,12 @@ export async function serveSitePath(
   const post = POST_PATH.exec(path);
   if (post) {
     const found = await ctx.store.publishedPostByPermalink(site._id, path);
-    if (!found) throw notFound();
-    return sendHtml(reply, entryPage(view, { post: found, url: permalink(ctx, site, found) }), view);
+    if (found)
+      return sendHtml(reply, entryPage(view, { post: found, url: permalink(ctx, site, found) }), view);
+    // A post that was public here and has been deleted: 410 Gone (the Webmention spec's delete flow).
+    if (await ctx.store.deletedPostAt(site._id, path))
+      return sendHtml(reply, deletedPostPage(view, `${view.url}${path}`), view, 410);
+    throw notFound();
   }
   const category = CATEGORY_PATH.exec(path);
   if (category) {
