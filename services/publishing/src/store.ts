@@ -2,6 +2,7 @@
 // per user, one permalink per site, category names and page slugs per site) is held by unique indexes,
 // so concurrent writers cannot break it; the domain retries on DuplicateKeyError. Nothing outside this
 // file touches a collection: the domain asks for what it needs by name.
+import { applyIfNewer } from '@murmur/jobs';
 import { nextId, type Collection, type Store } from '@murmur/store';
 import type { publishing } from '@murmur/contracts';
 
@@ -24,6 +25,24 @@ export interface SiteDoc {
   createdAt: Date;
   updatedAt: Date;
   /** Bumped by every change of what site events carry; update events carry it in their id. */
+  revision?: number;
+  [key: string]: unknown;
+}
+
+/**
+ * A site owner's public profile as identity announces it (user.created / user.updated): what the
+ * sites' h-cards show. `revision` orders the announcements (applyIfNewer): an older one never wins.
+ */
+export interface UserDoc {
+  /** The user's id. */
+  _id: number;
+  username: string;
+  name: string;
+  /** Absolute URL of the avatar (identity's generated one when the user has none). */
+  photo: string;
+  note: string;
+  /** Other profiles of the user (rel="me"): absolute http(s) URLs in the user's order. */
+  links: string[];
   revision?: number;
   [key: string]: unknown;
 }
@@ -126,6 +145,7 @@ export interface MediaDoc {
 
 export class PublishingStore {
   private readonly sites: Collection<SiteDoc>;
+  private readonly users: Collection<UserDoc>;
   private readonly posts: Collection<PostDoc>;
   private readonly deletedPosts: Collection<DeletedPostDoc>;
   private readonly pages: Collection<PageDoc>;
@@ -134,6 +154,7 @@ export class PublishingStore {
 
   constructor(readonly raw: Store) {
     this.sites = raw.collection<SiteDoc>('sites');
+    this.users = raw.collection<UserDoc>('users');
     this.posts = raw.collection<PostDoc>('posts');
     this.deletedPosts = raw.collection<DeletedPostDoc>('deletedPosts');
     this.pages = raw.collection<PageDoc>('pages');
@@ -207,6 +228,18 @@ export class PublishingStore {
 
   async renameSiteOwner(userId: number, name: string, now: Date): Promise<void> {
     await this.sites.updateMany({ userId }, { $set: { ownerName: name, updatedAt: now } });
+  }
+
+  // --- site owners' profiles ---
+
+  userById(id: number): Promise<UserDoc | null> {
+    return this.users.findOne({ _id: id });
+  }
+
+  /** Keeps a user's profile unless the stored one is as new or newer; true when it was applied. */
+  async applyUser(doc: UserDoc, revision: number): Promise<boolean> {
+    const { _id, revision: _r, ...fields } = doc;
+    return (await applyIfNewer(this.users, { _id }, revision, { $set: fields })) === 'applied';
   }
 
   // --- posts, pages, categories ---

@@ -5,7 +5,11 @@ import { escapeXmlAttribute as attr, escapeXmlText } from '../xml-text.js';
 import type { EntryView, SiteView } from './model.js';
 
 export function jsonFeed(view: SiteView, entries: EntryView[]): unknown {
-  const author = { name: view.name, url: view.url };
+  const author = {
+    name: view.name,
+    url: view.url,
+    ...(view.owner.photo ? { avatar: view.owner.photo } : {}),
+  };
   return {
     version: 'https://jsonfeed.org/version/1.1',
     title: view.name,

@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { notFound } from '@murmur/core';
 import type { PublishingContext } from '../domain/context.js';
 import { categoryBySlug } from '../domain/categories.js';
+import { ownerProfile } from '../domain/owners.js';
 import { permalink } from '../domain/post-json.js';
 import { siteName, siteUrl } from '../domain/site-json.js';
 import type { SiteDoc } from '../store.js';
@@ -18,9 +19,10 @@ const CATEGORY_PATH = /^categories\/([a-z0-9-]{1,80})\/(feed\.xml)?$/;
 const PAGE_PATH = /^([a-z0-9-]{1,80})\/$/;
 
 async function siteView(ctx: PublishingContext, site: SiteDoc): Promise<SiteView> {
-  const [categories, navigation] = await Promise.all([
+  const [categories, navigation, owner] = await Promise.all([
     ctx.store.allCategoriesOfSite(site._id),
     ctx.store.navigationPagesOfSite(site._id),
+    ownerProfile(ctx, site),
   ]);
   return {
     site,
@@ -30,6 +32,7 @@ async function siteView(ctx: PublishingContext, site: SiteDoc): Promise<SiteView
     serverUrl: ctx.config.PUBLIC_URL,
     categories: new Map(categories.map((c) => [c.name, c])),
     navigation,
+    owner: { photo: owner?.photo ?? '', note: owner?.note ?? '', links: owner?.links ?? [] },
   };
 }
 
