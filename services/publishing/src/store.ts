@@ -55,9 +55,17 @@ export interface PostDoc {
   userId: number;
   siteId: number;
   title: string;
-  /** The body as stored: sanitised HTML, or the plain text as written. */
+  /** The body as stored: sanitised HTML, or the plain text as written (the main part: `description`). */
   body: string;
   bodyFormat: BodyFormat;
+  /** The rest (`mt_text_more`) as stored like `body`; `contentHtml` has it after a more marker. */
+  more?: string;
+  /** The summary (`mt_excerpt`), plain text. */
+  summary?: string;
+  /** The slug asked for (`wp_slug`, folded), used when the permalink is made; `''`: from the title. */
+  slug?: string;
+  /** The names that came as tags (`mt_keywords`); `categories` holds them too. */
+  tags?: string[];
   contentHtml: string;
   contentText: string;
   photos: string[];
@@ -372,6 +380,10 @@ export class PublishingStore {
 
   categoriesOfSite(siteId: number): Promise<CategoryDoc[]> {
     return this.categories.find({ siteId }, { sort: { name: 1 } });
+  }
+
+  categoryById(id: number): Promise<CategoryDoc | null> {
+    return this.categories.findOne({ _id: id });
   }
 
   categoryBySlug(siteId: number, slug: string): Promise<CategoryDoc | null> {

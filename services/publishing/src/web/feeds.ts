@@ -20,6 +20,7 @@ export function jsonFeed(view: SiteView, entries: EntryView[]): unknown {
       url,
       ...(post.title ? { title: post.title } : {}),
       content_html: post.contentHtml,
+      ...(post.summary ? { summary: post.summary } : {}),
       ...(post.contentText ? { content_text: post.contentText } : {}),
       ...(post.photos[0] ? { image: post.photos[0] } : {}),
       date_published: formatOffsetTime(post.date),
