@@ -21,8 +21,7 @@ export interface IndexPlan {
 
 /**
  * The best index: the one with the most leading fields fixed by equality (or `$in`), then a range on
- * the next one. An index flagged multikey narrows but never presorts: an array sorts by its smallest
- * element overall, which may lie outside the walked range.
+ * the next one; between two that narrow alike, one that also gives the sort (walksInSortOrder).
  */
 export function planIndex(
   specs: IndexSpec[],
@@ -53,27 +52,57 @@ export function planIndex(
     const next = spec.fields[fixed]?.[0];
     const range = next !== undefined && Object.hasOwn(filter, next) ? rangeBounds(filter[next]) : undefined;
     const score = fixed * 2 + (range ? 1 : 0);
-    if (score === 0 || (best && best.score >= score)) continue;
+    if (score === 0 || (best && best.score > score)) continue;
+    const sortEntries = sort ? Object.entries(sort) : [];
+    const ordered =
+      prefixes.length === 1 &&
+      walksInSortOrder(spec, fixed, sortEntries, Boolean(range), isMultikey(spec.name));
+    if (best && best.score === score && (best.ordered || !ordered)) continue;
     const bounds = prefixes.map((p) =>
       range
         ? { [range.low.op]: p + range.low.key, [range.high.op]: p + range.high.key }
         : { $gte: p, $lt: p + HIGH },
     );
-    const sortKeys = sort ? Object.keys(sort) : [];
-    const ordered =
-      Boolean(range) &&
-      prefixes.length === 1 &&
-      sortKeys.length === 1 &&
-      sortKeys[0] === next &&
-      !isMultikey(spec.name);
     // Descending: walking the keys backwards meets each document at its largest value first, as
     // MongoDB sorts arrays descending.
-    const reverse = ordered && sort !== undefined && Object.values(sort)[0] === -1;
+    const reverse = ordered && sortEntries[0]![1] === -1;
     best = { spec, score, bounds, ordered, reverse };
   }
   if (!best) return undefined;
   const { score: _score, ...plan } = best;
   return plan;
+}
+
+/**
+ * Whether walking one key range of `spec` — its first `fixed` fields equal, the next one whole or in a
+ * range — meets the documents in the order of `sort`, so a limit can stop the walk. Keys hold values
+ * ascending whatever the index's direction (embedded-keys.ts) and are walked backwards for -1, so the
+ * sort must name the fields after the fixed ones in index order, all in one direction; `_id` may end it
+ * once every field is named (a non-unique index's keys end with the `_id`, a unique one has no ties).
+ *
+ * Arrays: a document is met at its first key in the walk, its smallest element walking forwards, its
+ * largest backwards, which is how MongoDB sorts arrays (query.ts); a combination of several arrays'
+ * elements is met at the smallest (largest) of each. That holds only when the walk covers every
+ * element: with a range on the first sort field an array's extreme may lie outside it, so an index
+ * flagged multikey then narrows without presorting. Key order is MongoDB's order for null (and
+ * missing), numbers, strings, booleans and dates; embedded documents and empty arrays have keys after
+ * dates (MongoDB sorts them after strings and before null), so a presorted field holding them comes
+ * back in key order. No query of ours sorts on such a field.
+ */
+function walksInSortOrder(
+  spec: IndexSpec,
+  fixed: number,
+  sort: [string, 1 | -1][],
+  ranged: boolean,
+  multikey: boolean,
+): boolean {
+  if (sort.length === 0 || (ranged && multikey)) return false;
+  const direction = sort[0]![1];
+  const rest = spec.fields.slice(fixed).map(([path]) => path);
+  return sort.every(
+    ([path, dir], i) =>
+      dir === direction && (i < rest.length ? path === rest[i] : path === '_id' && i === sort.length - 1),
+  );
 }
 
 /** The values an equality (or `$in`, `$eq`) condition allows, when they are all plain scalars or null. */

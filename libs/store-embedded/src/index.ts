@@ -3,5 +3,6 @@ export { EmbeddedStore, type EmbeddedStoreOptions, type EmbeddedLocation } from 
 export { StoreLockedError } from './embedded-lock.js';
 export { StoreMigrationError } from './sqlite-migrate.js';
 export { SQLITE_FILE } from './sqlite-file.js';
+export { documentsExamined } from './sqlite-collection.js';
 export { FileBlobStore } from './file-blobs.js';
 export { MemoryBlobStore } from './memory-blobs.js';

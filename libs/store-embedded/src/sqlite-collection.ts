@@ -67,6 +67,22 @@ export function keyBlob(key: string): Buffer {
   return Buffer.from(key, 'utf16le').swap16();
 }
 
+/** Documents read from a collection's table to answer a query, per collection name (documentsExamined). */
+const examined = new Map<string, number>();
+
+/**
+ * How many documents queries of collections named `collection` have read in this process, in every
+ * SQLite-backed store: each candidate an index range or a scan yields counts once, matched or not. Tests
+ * read it before and after a query to tell an index walk (the page and little more) from a scan.
+ */
+export function documentsExamined(collection: string): number {
+  return examined.get(collection) ?? 0;
+}
+
+function countExamined(collection: string, n: number): void {
+  if (n > 0) examined.set(collection, (examined.get(collection) ?? 0) + n);
+}
+
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const parse = (raw: RawRow): Row => ({ rid: raw.rid, doc: decodeDoc(raw.doc) });
 
@@ -182,14 +198,17 @@ export class SqliteCollectionCore {
       ? plan.rows
       : (this.sql(`SELECT rid, doc FROM ${this.table} ORDER BY rid`).iterate() as Iterable<RawRow>);
     const shapeNow = presorted ? shape : undefined;
+    let read = 0;
     for (const raw of rows) {
       if (hits.length >= wanted) break;
+      read += 1;
       const row = parse(raw);
       if ((ttl.length === 0 || !isExpired(row.doc, ttl, now)) && test(row.doc)) {
         if (shapeNow) row.doc = shapeNow(row.doc);
         hits.push(row);
       }
     }
+    countExamined(this.name, read);
     const ordered = options.sort && !presorted ? sortRows(hits, options.sort) : hits;
     const page =
       skip === 0 && limit === undefined
@@ -215,6 +234,7 @@ export class SqliteCollectionCore {
       if (i > 0 && i % SCAN_BATCH === 0) await nextTurn();
       const raw = one.get(rids[i]) as RawRow | undefined;
       if (!raw) continue;
+      countExamined(this.name, 1);
       const row = parse(raw);
       if ((ttl.length === 0 || !isExpired(row.doc, ttl, now)) && test(row.doc)) hits.push(row);
     }

@@ -2,7 +2,7 @@
 // private memory bus and the real gateway in front: requests go where a client's would.
 import { randomUUID } from 'node:crypto';
 import { type Bus } from '@murmur/bus';
-import { connectBus, type RunningService } from '@murmur/runtime';
+import { connectBus, openStore, type RunningService } from '@murmur/runtime';
 import { type Store } from '@murmur/store';
 import {
   freePort,
@@ -89,6 +89,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Blob store of the archive (a named `memory:` one can be shared with a second replica). */
   blobUrl?: string;
+  /** The archive's store (default a private `memory:` one); `file:<dir>` for the SQLite engine. */
+  storeUrl?: string;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -109,7 +111,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const archiveDef = () =>
     createArchiveService({ jobPollIntervalMs: 20, ...(options.blobUrl ? { blobUrl: options.blobUrl } : {}) });
-  const archiveStore = await services.open('archive');
+  const archiveStore = options.storeUrl
+    ? await openStore(options.storeUrl, { service: 'archive' })
+    : await services.open('archive');
   const startArchive = () => services.start(archiveDef(), { store: archiveStore, env: options.env });
   const archive = await startArchive();
 
@@ -187,6 +191,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async stop() {
       await gateway?.close();
       await services.stop();
+      if (options.storeUrl) await archiveStore.close();
       await bus.close();
     },
   };

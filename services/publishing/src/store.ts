@@ -2,6 +2,7 @@
 // per user, one permalink per site, category names and page slugs per site) is held by unique indexes,
 // so concurrent writers cannot break it; the domain retries on DuplicateKeyError. Nothing outside this
 // file touches a collection: the domain asks for what it needs by name.
+import { applyIfNewer } from '@murmur/jobs';
 import { nextId, type Collection, type Store } from '@murmur/store';
 import type { publishing } from '@murmur/contracts';
 
@@ -28,6 +29,24 @@ export interface SiteDoc {
   [key: string]: unknown;
 }
 
+/**
+ * A site owner's public profile as identity announces it (user.created / user.updated): what the
+ * sites' h-cards show. `revision` orders the announcements (applyIfNewer): an older one never wins.
+ */
+export interface UserDoc {
+  /** The user's id. */
+  _id: number;
+  username: string;
+  name: string;
+  /** Absolute URL of the avatar (identity's generated one when the user has none). */
+  photo: string;
+  note: string;
+  /** Other profiles of the user (rel="me"): absolute http(s) URLs in the user's order. */
+  links: string[];
+  revision?: number;
+  [key: string]: unknown;
+}
+
 export type PostStatus = 'draft' | 'published' | 'scheduled';
 export type BodyFormat = 'html' | 'text';
 
@@ -36,9 +55,17 @@ export interface PostDoc {
   userId: number;
   siteId: number;
   title: string;
-  /** The body as stored: sanitised HTML, or the plain text as written. */
+  /** The body as stored: sanitised HTML, or the plain text as written (the main part: `description`). */
   body: string;
   bodyFormat: BodyFormat;
+  /** The rest (`mt_text_more`) as stored like `body`; `contentHtml` has it after a more marker. */
+  more?: string;
+  /** The summary (`mt_excerpt`), plain text. */
+  summary?: string;
+  /** The slug asked for (`wp_slug`, folded), used when the permalink is made; `''`: from the title. */
+  slug?: string;
+  /** The names that came as tags (`mt_keywords`); `categories` holds them too. */
+  tags?: string[];
   contentHtml: string;
   contentText: string;
   photos: string[];
@@ -62,6 +89,19 @@ export interface PostDoc {
   announcedRevision?: number;
   /** The revision the scheduler made by publishing the post (its job re-announces only that one). */
   scheduledRevision?: number;
+  [key: string]: unknown;
+}
+
+/**
+ * What is left of a deleted post that had been public: that its URL held a post, nothing of the post
+ * (its URL then answers 410 Gone, and no later post takes it).
+ */
+export interface DeletedPostDoc {
+  /** The permalink key the post held: `{siteId}/{path}`. */
+  _id: string;
+  siteId: number;
+  postId: number;
+  deletedAt: Date;
   [key: string]: unknown;
 }
 
@@ -113,14 +153,18 @@ export interface MediaDoc {
 
 export class PublishingStore {
   private readonly sites: Collection<SiteDoc>;
+  private readonly users: Collection<UserDoc>;
   private readonly posts: Collection<PostDoc>;
+  private readonly deletedPosts: Collection<DeletedPostDoc>;
   private readonly pages: Collection<PageDoc>;
   private readonly categories: Collection<CategoryDoc>;
   private readonly media: Collection<MediaDoc>;
 
   constructor(readonly raw: Store) {
     this.sites = raw.collection<SiteDoc>('sites');
+    this.users = raw.collection<UserDoc>('users');
     this.posts = raw.collection<PostDoc>('posts');
+    this.deletedPosts = raw.collection<DeletedPostDoc>('deletedPosts');
     this.pages = raw.collection<PageDoc>('pages');
     this.categories = raw.collection<CategoryDoc>('categories');
     this.media = raw.collection<MediaDoc>('media');
@@ -132,7 +176,12 @@ export class PublishingStore {
       this.sites.createIndex({ username: 1 }),
       this.sites.createIndex({ defaultOf: 1 }, { unique: true, sparse: true }),
       this.sites.createIndex({ hostKey: 1 }, { unique: true, sparse: true }),
+      // Lists read their newest N by walking one of these in date order (then _id) and stop there
+      // (docs/platform.md, "Query cost"): the owner's list (every status), the site's public posts, and
+      // a category's public posts.
       this.posts.createIndex({ siteId: 1, date: -1 }),
+      this.posts.createIndex({ siteId: 1, status: 1, date: -1 }),
+      this.posts.createIndex({ siteId: 1, status: 1, categories: 1, date: -1 }),
       this.posts.createIndex({ permalinkKey: 1 }, { unique: true, sparse: true }),
       this.pages.createIndex({ siteId: 1, createdAt: -1 }),
       this.pages.createIndex({ slugKey: 1 }, { unique: true }),
@@ -189,6 +238,18 @@ export class PublishingStore {
     await this.sites.updateMany({ userId }, { $set: { ownerName: name, updatedAt: now } });
   }
 
+  // --- site owners' profiles ---
+
+  userById(id: number): Promise<UserDoc | null> {
+    return this.users.findOne({ _id: id });
+  }
+
+  /** Keeps a user's profile unless the stored one is as new or newer; true when it was applied. */
+  async applyUser(doc: UserDoc, revision: number): Promise<boolean> {
+    const { _id, revision: _r, ...fields } = doc;
+    return (await applyIfNewer(this.users, { _id }, revision, { $set: fields })) === 'applied';
+  }
+
   // --- posts, pages, categories ---
 
   postById(id: number): Promise<PostDoc | null> {
@@ -237,6 +298,21 @@ export class PublishingStore {
         $inc: { revision: 1 },
       },
     );
+  }
+
+  /**
+   * Keeps the URL of a public post about to be deleted (idempotent: a retried deletion writes it again).
+   * Written before the post is deleted, so a crash in between leaves the post, which wins over its
+   * tombstone, and the next attempt finishes.
+   */
+  async recordDeletedPost(doc: DeletedPostDoc): Promise<void> {
+    const { _id, ...fields } = doc;
+    await this.deletedPosts.updateOne({ _id }, { $set: fields }, { upsert: true });
+  }
+
+  /** The tombstone of a deleted post at a permalink, if one was public there. */
+  deletedPostAt(siteId: number, path: string): Promise<DeletedPostDoc | null> {
+    return this.deletedPosts.findOne({ _id: `${siteId}/${path}` });
   }
 
   /** False when the user has no such post. */
@@ -304,6 +380,10 @@ export class PublishingStore {
 
   categoriesOfSite(siteId: number): Promise<CategoryDoc[]> {
     return this.categories.find({ siteId }, { sort: { name: 1 } });
+  }
+
+  categoryById(id: number): Promise<CategoryDoc | null> {
+    return this.categories.findOne({ _id: id });
   }
 
   categoryBySlug(siteId: number, slug: string): Promise<CategoryDoc | null> {

@@ -1,6 +1,7 @@
 // Transport errors of POST /xmlrpc are HTTP statuses, not faults: another method → 405 with Allow: POST,
-// a body that is not XML → 415, more than 36 MiB → 413 as one line of text/plain. Through the gateway and
-// on the service itself (services are as strict as the gateway).
+// a body labelled as another kind of document → 415 (none, a form's or text/plain's is read as XML),
+// more than 36 MiB → 413 as one line of text/plain. Through the gateway and on the service itself
+// (services are as strict as the gateway).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startHarness, type Harness } from './harness.js';
 import { send } from './http.js';
@@ -25,8 +26,8 @@ describe.each([
     }
   });
 
-  it('Content-Type application/json (or none, or a form) → 415', async () => {
-    for (const type of ['application/json', 'application/x-www-form-urlencoded', 'text/plain']) {
+  it('a body labelled as another kind of document (JSON, multipart, bytes) → 415', async () => {
+    for (const type of ['application/json', 'multipart/form-data; boundary=x', 'application/octet-stream']) {
       const res = await send(base(), {
         method: 'POST',
         path: '/xmlrpc',
@@ -35,8 +36,22 @@ describe.each([
       });
       expect(res.statusCode).toBe(415);
     }
+  });
+
+  it('no Content-Type, a form or text/plain: read as XML, as careless clients need', async () => {
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain']) {
+      const res = await send(base(), {
+        method: 'POST',
+        path: '/xmlrpc',
+        headers: { 'content-type': type },
+        body: LIST,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.text).toContain('<string>metaWeblog.newPost</string>');
+    }
     const none = await send(base(), { method: 'POST', path: '/xmlrpc', body: LIST });
-    expect(none.statusCode).toBe(415);
+    expect(none.statusCode).toBe(200);
+    expect(none.text).toContain('<string>metaWeblog.newPost</string>');
   });
 
   it('text/xml and application/xml with a charset parameter are accepted', async () => {

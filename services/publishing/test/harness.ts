@@ -23,7 +23,15 @@ import { callXmlRpc, postXml, send, type RpcResponse, type TestResponse } from '
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 /** Every collection publishing keeps domain data in: "bad input changes nothing" compares their counts. */
-export const DATA_COLLECTIONS = ['sites', 'posts', 'pages', 'categories', 'media', 'jobs'] as const;
+export const DATA_COLLECTIONS = [
+  'sites',
+  'posts',
+  'deletedPosts',
+  'pages',
+  'categories',
+  'media',
+  'jobs',
+] as const;
 
 export interface Account {
   id: number;

@@ -1,6 +1,7 @@
 // The four public reads of an archive (docs/api/archive.md): recent posts, search, years and a
 // month. Each returns a view — the archive's ETag and a builder — so a conditional GET that matches
-// answers 304 without fetching a post.
+// answers 304 without fetching a post. Pages near the top of recent.json are read by the store's date
+// index until the process has the site's read model; everything else reads the model.
 import { badRequest, notFound } from '@murmur/core';
 import type { ArchiveDoc, PostDoc } from '../store/index.js';
 import type { ArchiveContext } from './context.js';
@@ -9,6 +10,12 @@ import type { SiteIndex } from './site-index.js';
 import { foldTerms } from './terms.js';
 
 export const RECENT_PAGE = 25;
+/**
+ * recent.json pages that start before this many posts are read through the store's date index when the
+ * process has no read model of the site yet: a first read costs its page, not the archive. Deeper ones
+ * build the model (a deep page by index would read every post it skips).
+ */
+export const RECENT_BY_INDEX_BEFORE = 1000;
 export const SEARCH_LIMIT = 100;
 export const MONTH_LIMIT = 1000;
 export const MAX_QUERY_LENGTH = 200;
@@ -50,6 +57,29 @@ async function view<T>(
   };
 }
 
+/**
+ * The visible posts `offset`… of a page near the top, newest first, read by the store's date index:
+ * the page, what it skips and one more (to tell whether another page follows). Posts of an unfinished
+ * import (hidden) among them take places: the read is made once more, longer by what they took and a
+ * page. Undefined when even that did not reach the end of the page: the read model answers then.
+ */
+async function recentByIndex(
+  ctx: ArchiveContext,
+  archive: ArchiveDoc,
+  offset: number,
+): Promise<{ posts: PostDoc[]; more: boolean } | undefined> {
+  const wanted = offset + RECENT_PAGE + 1;
+  let limit = wanted;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const newest = await ctx.store.newestPosts(archive._id, limit);
+    const visible = newest.filter((post) => post.visibleFrom <= archive.version);
+    if (visible.length >= wanted || newest.length < limit)
+      return { posts: visible.slice(offset, offset + RECENT_PAGE), more: visible.length >= wanted };
+    limit += wanted - visible.length + RECENT_PAGE;
+  }
+  return undefined;
+}
+
 /** Parses `offset` (docs/api/archive.md: a non-negative integer, default 0). */
 export function parseOffset(raw: unknown): number {
   const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
@@ -74,18 +104,35 @@ export function parseQuery(raw: unknown): { q: string; terms: string[] } {
   return { q, terms };
 }
 
-export function recentView(ctx: ArchiveContext, siteId: number, offset: number): Promise<View<ArchiveFeed>> {
-  return view(ctx, siteId, async (archive, index) => {
-    const url = `${base(ctx, siteId)}/recent.json`;
-    const more = offset + RECENT_PAGE < index.size;
-    return feedOf({
+export async function recentView(
+  ctx: ArchiveContext,
+  siteId: number,
+  offset: number,
+): Promise<View<ArchiveFeed>> {
+  const archive = await archiveOr404(ctx, siteId);
+  const url = `${base(ctx, siteId)}/recent.json`;
+  const page = (posts: PostDoc[], more: boolean) =>
+    feedOf({
       title: `${archive.title} — archive`,
       homePageUrl: archive.homePageUrl,
       feedUrl: offset === 0 ? url : `${url}?offset=${offset}`,
       nextUrl: more ? `${url}?offset=${offset + RECENT_PAGE}` : undefined,
-      posts: await postsInOrder(ctx, index.recent(offset, RECENT_PAGE)),
+      posts,
     });
-  });
+  return {
+    etag: `"${archive.etag}"`,
+    async build() {
+      if (offset < RECENT_BY_INDEX_BEFORE && !ctx.indexes.has(archive)) {
+        const read = await recentByIndex(ctx, archive, offset);
+        if (read) return page(read.posts, read.more);
+      }
+      const index = await ctx.indexes.indexOf(ctx, archive);
+      return page(
+        await postsInOrder(ctx, index.recent(offset, RECENT_PAGE)),
+        offset + RECENT_PAGE < index.size,
+      );
+    },
+  };
 }
 
 export function searchView(

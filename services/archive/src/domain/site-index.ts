@@ -137,6 +137,11 @@ export class SiteIndexCache {
     return total;
   }
 
+  /** Whether this process has (or is building) the model of `archive` at its current version. */
+  has(archive: ArchiveDoc): boolean {
+    return this.entries.get(archive._id)?.version === archive.version;
+  }
+
   /** The model of `archive` at its current version (built once per version and process). */
   indexOf(ctx: { store: ArchiveStore }, archive: ArchiveDoc): Promise<SiteIndex> {
     const siteId = archive._id;

@@ -27,6 +27,8 @@ export class ArchiveStore {
     await Promise.all([
       // Loading a site's visible posts, and deleting a failed import's hidden ones.
       this.posts.createIndex({ siteId: 1, visibleFrom: 1 }),
+      // A site's newest posts, walked in date order (recent.json before the site's read model exists).
+      this.posts.createIndex({ siteId: 1, publishedMs: -1 }),
       this.staged.createIndex({ importId: 1 }),
       this.staged.createIndex({ siteId: 1 }),
       // One import per site at a time, whatever the number of replicas.
@@ -53,6 +55,15 @@ export class ArchiveStore {
       { siteId, visibleFrom: { $lte: version } },
       { projection: { itemId: 1, publishedMs: 1, terms: 1 } },
     ) as Promise<PostKey[]>;
+  }
+
+  /**
+   * A site's `limit` newest posts, visible or not (hidden ones belong to an unfinished import), newest
+   * first as the read model orders them: by date, then item id (the `_id` is `{siteId}:{itemId}`).
+   * Read by walking the `{siteId, publishedMs}` index; it stops at the limit.
+   */
+  newestPosts(siteId: number, limit: number): Promise<PostDoc[]> {
+    return this.posts.find({ siteId }, { sort: { publishedMs: -1, _id: -1 }, limit });
   }
 
   postsByIds(ids: string[]): Promise<PostDoc[]> {

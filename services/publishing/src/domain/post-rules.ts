@@ -1,17 +1,27 @@
-// The rules of docs/api/publishing.md that need no storage: input limits and how a post's status and date follow
-// from `post_status`, the `publish` flag and the date member.
+// The rules of docs/api/publishing.md that need no storage: input limits (the Movable Type members' too)
+// and how a post's status and date follow from `post_status`, the `publish` flag and the date member.
 import type { PostStatus } from '../store.js';
 import { MAX_CATEGORIES } from './categories.js';
 import { badParam } from './errors.js';
+import { slugify } from './slugs.js';
 
 export const MAX_TITLE_LENGTH = 255;
 export const MAX_BODY_BYTES = 512 * 1024;
+export const MAX_SUMMARY_LENGTH = 4000;
 
 /** What a newPost/editPost content struct asks for; absent members are undefined. */
 export interface PostChanges {
   title?: string;
   description?: string;
+  /** `mt_text_more`: the rest of the body, shown after a more marker. */
+  more?: string;
+  /** `mt_excerpt`: the summary, plain text. */
+  summary?: string;
+  /** `wp_slug`: the permalink's slug as given (`''`: made from the title). */
+  slug?: string;
   categories?: string[];
+  /** `mt_keywords`: tags, kept as categories too. */
+  tags?: string[];
   /** From `post_status`: `draft`, or anything else meaning publish. */
   status?: 'draft' | 'publish';
   date?: Date;
@@ -30,12 +40,35 @@ export function checkBody(body: string, member = 'description'): string {
   return body;
 }
 
+/** The main part and the rest together: what one call may carry (the small-body limit allows for it). */
+export function checkBodies(description: string, more: string): void {
+  checkBody(description);
+  if (Buffer.byteLength(description, 'utf8') + Buffer.byteLength(more, 'utf8') > MAX_BODY_BYTES)
+    throw badParam('mt_text_more: description and mt_text_more together at most 512 KiB');
+}
+
 export function checkChanges(changes: PostChanges): PostChanges {
   const out: PostChanges = { ...changes };
   if (out.title !== undefined) out.title = checkTitle(out.title);
   if (out.description !== undefined) checkBody(out.description);
-  if (out.categories !== undefined && out.categories.length > MAX_CATEGORIES)
-    throw badParam(`categories: at most ${MAX_CATEGORIES}`);
+  if (out.more !== undefined) checkBody(out.more, 'mt_text_more');
+  if (out.summary !== undefined) {
+    out.summary = out.summary.trim();
+    if (out.summary.length > MAX_SUMMARY_LENGTH)
+      throw badParam(`mt_excerpt: at most ${MAX_SUMMARY_LENGTH} characters`);
+  }
+  if (out.slug !== undefined && out.slug.trim() !== '') {
+    const slug = slugify(out.slug);
+    if (slug === '') throw badParam('wp_slug: must contain a letter or a digit');
+    out.slug = slug;
+  } else if (out.slug !== undefined) out.slug = '';
+  for (const [member, names] of [
+    ['categories', out.categories],
+    ['mt_keywords', out.tags],
+  ] as const) {
+    if (names !== undefined && names.length > MAX_CATEGORIES)
+      throw badParam(`${member}: at most ${MAX_CATEGORIES}`);
+  }
   return out;
 }
 

@@ -3,7 +3,7 @@
 import { publishing } from '@murmur/contracts';
 import { DuplicateKeyError } from '@murmur/store';
 import type { PostDoc, SiteDoc } from '../store.js';
-import { useCategories } from './categories.js';
+import { categoryOfSite, mergeNames, sameNameIn, useCategories } from './categories.js';
 import { renderBody, type RenderedBody } from './content.js';
 import type { BusHeaders, Caller, PublishingContext } from './context.js';
 import { badParam, postNotFound } from './errors.js';
@@ -11,6 +11,7 @@ import { resolveMentions } from './mentions.js';
 import { announce, postEventId, schedulePublication, verbOf } from './post-events.js';
 import { publicPost } from './post-json.js';
 import {
+  checkBodies,
   checkChanges,
   editedPostTiming,
   newPostTiming,
@@ -22,25 +23,68 @@ import { datePath, slugCandidates, slugify, slugSource } from './slugs.js';
 
 export const MAX_LIST_COUNT = 100;
 
+/** Where the main part ends and the rest (`mt_text_more`) begins in a post's HTML, as WordPress marks it. */
+export const MORE_MARKER = '<!--more-->';
+
+type RenderedPost = RenderedBody & { more: string; mentions: PostDoc['mentions'] };
+
+/** The main part and the rest, each rendered as a body, joined by the more marker. */
 async function render(
   ctx: PublishingContext,
   site: SiteDoc,
   description: string,
+  more: string,
   headers: BusHeaders,
-): Promise<RenderedBody & { mentions: PostDoc['mentions'] }> {
-  const { mentions, urls } = await resolveMentions(ctx, description, headers);
-  return { ...renderBody(description, { baseUrl: siteUrl(ctx, site), mentionUrls: urls }), mentions };
+): Promise<RenderedPost> {
+  const hasMore = more.trim() !== '';
+  const { mentions, urls } = await resolveMentions(
+    ctx,
+    hasMore ? `${description}\n${more}` : description,
+    headers,
+  );
+  const options = { baseUrl: siteUrl(ctx, site), mentionUrls: urls };
+  const main = renderBody(description, options);
+  if (!hasMore) return { ...main, more: '', mentions };
+  const rest = renderBody(more, options);
+  return {
+    ...main,
+    html: `${main.html}\n${MORE_MARKER}\n${rest.html}`,
+    text: [main.text, rest.text].filter((t) => t !== '').join('\n\n'),
+    photos: [...main.photos, ...rest.photos],
+    more: rest.body,
+    mentions,
+  };
 }
 
-function bodyFields(rendered: RenderedBody & { mentions: PostDoc['mentions'] }) {
+function bodyFields(rendered: RenderedPost) {
   return {
     body: rendered.body,
     bodyFormat: rendered.format,
+    more: rendered.more,
     contentHtml: rendered.html,
     contentText: rendered.text,
     photos: rendered.photos,
     mentions: rendered.mentions,
   };
+}
+
+/** The stored categories: the chosen ones, then the tags not among them (stored spellings). */
+async function categoriesAndTags(
+  ctx: PublishingContext,
+  site: SiteDoc,
+  chosen: string[],
+  tags: string[],
+): Promise<{ categories: string[]; tags: string[] }> {
+  const chosenNames = await useCategories(ctx, site, chosen);
+  const tagNames = await useCategories(ctx, site, tags);
+  return { categories: mergeNames(chosenNames, tagNames), tags: tagNames };
+}
+
+/** The slug of a post's permalink, or the one asked for while it has none. */
+export function slugOf(post: Pick<PostDoc, 'path' | 'slug'>): string {
+  return post.path
+    ? post.path.slice(post.path.lastIndexOf('/') + 1).replace(/\.html$/, '')
+    : (post.slug ?? '');
 }
 
 /**
@@ -49,12 +93,14 @@ function bodyFields(rendered: RenderedBody & { mentions: PostDoc['mentions'] }) 
  */
 async function savePost(ctx: PublishingContext, post: PostDoc, insert: boolean): Promise<PostDoc> {
   const needsPath = post.path === null && post.status !== 'draft';
-  const base = slugify(slugSource(post.title, post.contentText)) || String(post._id);
+  const base = post.slug || slugify(slugSource(post.title, post.contentText)) || String(post._id);
   const candidates = needsPath ? slugCandidates(base) : null;
   for (;;) {
     if (candidates) {
       const path = `${datePath(post.date)}${candidates.next().value as string}.html`;
+      // A deleted post's URL stays gone (410) rather than showing another post.
       if (await ctx.store.postByPermalink(post.siteId, path)) continue;
+      if (await ctx.store.deletedPostAt(post.siteId, path)) continue;
       post.path = path;
       post.permalinkKey = `${post.siteId}/${path}`;
     }
@@ -78,19 +124,23 @@ export async function createPost(
   const changes = checkChanges(input);
   const title = changes.title ?? '';
   const description = changes.description ?? '';
-  if (title === '' && description.trim() === '')
+  const more = changes.more ?? '';
+  if (title === '' && description.trim() === '' && more.trim() === '')
     throw badParam('description: a post needs a description or a title');
+  checkBodies(description, more);
   const now = ctx.clock.now();
   const timing = newPostTiming(changes, now);
-  const rendered = await render(ctx, site, description, headers);
-  const categories = await useCategories(ctx, site, changes.categories ?? []);
+  const rendered = await render(ctx, site, description, more, headers);
+  const names = await categoriesAndTags(ctx, site, changes.categories ?? [], changes.tags ?? []);
   const post: PostDoc = {
     _id: await ctx.store.nextPostId(),
     userId: caller.userId,
     siteId: site._id,
     title,
     ...bodyFields(rendered),
-    categories,
+    summary: changes.summary ?? '',
+    slug: changes.slug ?? '',
+    ...names,
     ...timing,
     path: null,
     firstPublishedAt: timing.status === 'published' ? now : null,
@@ -129,20 +179,33 @@ export async function editPost(
   const changes = checkChanges(input);
   const title = changes.title ?? before.title;
   const description = changes.description ?? before.body;
-  if (title === '' && description.trim() === '')
+  const more = changes.more ?? before.more ?? '';
+  if (title === '' && description.trim() === '' && more.trim() === '')
     throw badParam('description: a post needs a description or a title');
+  const bodyChanged = changes.description !== undefined || changes.more !== undefined;
+  if (bodyChanged) checkBodies(description, more);
   const now = ctx.clock.now();
   const current: PostTiming = { status: before.status, date: before.date, dateGiven: before.dateGiven };
   const timing = editedPostTiming(current, changes, now);
-  const rendered =
-    changes.description !== undefined ? bodyFields(await render(ctx, site, description, headers)) : {};
-  const categories =
-    changes.categories !== undefined ? await useCategories(ctx, site, changes.categories) : before.categories;
+  const rendered = bodyChanged ? bodyFields(await render(ctx, site, description, more, headers)) : {};
+  // The chosen categories are those that did not come as tags; either list may change alone.
+  const beforeTags = before.tags ?? [];
+  const names =
+    changes.categories !== undefined || changes.tags !== undefined
+      ? await categoriesAndTags(
+          ctx,
+          site,
+          changes.categories ?? before.categories.filter((name) => !sameNameIn(beforeTags, name)),
+          changes.tags ?? beforeTags,
+        )
+      : { categories: before.categories, tags: beforeTags };
   const after: PostDoc = {
     ...before,
     ...rendered,
     title,
-    categories,
+    ...names,
+    summary: changes.summary ?? before.summary ?? '',
+    slug: changes.slug ?? before.slug ?? '',
     ...timing,
     modifiedAt: now,
     revision: before.revision + 1,
@@ -171,6 +234,15 @@ export async function deletePost(
   headers: BusHeaders,
 ): Promise<void> {
   const { post, site } = await ownPost(ctx, caller, postId);
+  // A URL that has been public answers 410 Gone from now on (docs/api/publishing.md, "Site pages").
+  if (post.firstPublishedAt && post.path && post.permalinkKey) {
+    await ctx.store.recordDeletedPost({
+      _id: post.permalinkKey,
+      siteId: post.siteId,
+      postId: post._id,
+      deletedAt: ctx.clock.now(),
+    });
+  }
   if (!(await ctx.store.deletePostOfUser(post._id, caller.userId))) throw postNotFound();
   // A scheduled post's job finds nothing to publish and ends.
   if (post.status === 'published') {
@@ -184,6 +256,38 @@ export async function deletePost(
       },
     );
   }
+}
+
+/**
+ * `mt.publishPost`: a draft is published (now, or scheduled when its date is ahead); a post already
+ * public or scheduled is left as it is (nothing to announce).
+ */
+export async function publishPost(
+  ctx: PublishingContext,
+  caller: Caller,
+  postId: number,
+  headers: BusHeaders,
+): Promise<void> {
+  const { post } = await ownPost(ctx, caller, postId);
+  if (post.status === 'draft') await editPost(ctx, caller, postId, { status: 'publish' }, headers);
+}
+
+/**
+ * `mt.setPostCategories`: the post's chosen categories become those of `refs` (ids of the site's
+ * categories), the one marked primary first; its tags stay.
+ */
+export async function setPostCategories(
+  ctx: PublishingContext,
+  caller: Caller,
+  postId: number,
+  refs: { id: number; primary: boolean }[],
+  headers: BusHeaders,
+): Promise<void> {
+  const { post } = await ownPost(ctx, caller, postId);
+  const primary = refs.findIndex((r) => r.primary);
+  const ordered = primary > 0 ? [refs[primary]!, ...refs.filter((_, i) => i !== primary)] : refs;
+  const categories = await Promise.all(ordered.map((r) => categoryOfSite(ctx, post.siteId, r.id)));
+  await editPost(ctx, caller, postId, { categories: categories.map((c) => c.name) }, headers);
 }
 
 /** The site's posts, newest first (drafts and scheduled ones too: this is the owner's view). */

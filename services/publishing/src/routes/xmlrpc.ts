@@ -33,6 +33,12 @@ export const LARGE_BODY_SLOTS = 2;
 export const XMLRPC_TIMEOUT_MS = 120_000;
 
 const XML_TYPES = ['text/xml', 'application/xml'];
+/**
+ * Bodies read as XML though not labelled so: no Content-Type, a form's or plain text's. XML-RPC
+ * clients are not all careful with the header, and WordPress reads any body as the call; one labelled
+ * as another kind of document (JSON, multipart) is still refused.
+ */
+const READ_AS_XML = new Set(['', ...XML_TYPES, 'application/x-www-form-urlencoded', 'text/plain']);
 
 /** Refusals sent as faults (docs/api/publishing.md, "Faults"); 429 stays an HTTP error (thrown on). */
 const FAULT_STATUSES = new Set([401, 403, 404, 413, 503, 504]);
@@ -104,13 +110,14 @@ export async function registerXmlRpcRoutes(app: FastifyInstance, ctx: Publishing
           headers: { Allow: 'POST' },
         });
       }
-      if (!XML_TYPES.includes(mediaType(request.headers['content-type'])))
+      if (!READ_AS_XML.has(mediaType(request.headers['content-type'])))
         throw unsupportedMediaType('Content-Type must be text/xml or application/xml.');
     });
 
-    // The body is decoded as it arrives (xmlrpc/read-call.ts) instead of buffered whole.
-    scope.removeContentTypeParser(XML_TYPES);
-    scope.addContentTypeParser(XML_TYPES, async (request: FastifyRequest, payload: Readable) => {
+    // The body is decoded as it arrives (xmlrpc/read-call.ts) instead of buffered whole, whatever its
+    // label (the hook above let only READ_AS_XML through; no label at all reaches the catch-all too).
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', async (request: FastifyRequest, payload: Readable) => {
       const length = Number(request.headers['content-length']);
       return readCall(payload, {
         limits,

@@ -5,7 +5,11 @@ import { escapeXmlAttribute as attr, escapeXmlText } from '../xml-text.js';
 import type { EntryView, SiteView } from './model.js';
 
 export function jsonFeed(view: SiteView, entries: EntryView[]): unknown {
-  const author = { name: view.name, url: view.url };
+  const author = {
+    name: view.name,
+    url: view.url,
+    ...(view.owner.photo ? { avatar: view.owner.photo } : {}),
+  };
   return {
     version: 'https://jsonfeed.org/version/1.1',
     title: view.name,
@@ -16,6 +20,7 @@ export function jsonFeed(view: SiteView, entries: EntryView[]): unknown {
       url,
       ...(post.title ? { title: post.title } : {}),
       content_html: post.contentHtml,
+      ...(post.summary ? { summary: post.summary } : {}),
       ...(post.contentText ? { content_text: post.contentText } : {}),
       ...(post.photos[0] ? { image: post.photos[0] } : {}),
       date_published: formatOffsetTime(post.date),

@@ -1,4 +1,5 @@
-// What a site page needs to be drawn: the site, its URL and name, its categories and navigation pages.
+// What a site page needs to be drawn: the site, its URL and name, its categories and navigation pages,
+// and its owner's profile.
 import type { CategoryDoc, PageDoc, PostDoc, SiteDoc } from '../store.js';
 
 export interface SiteView {
@@ -12,6 +13,8 @@ export interface SiteView {
   /** Category by name, for links. */
   categories: ReadonlyMap<string, CategoryDoc>;
   navigation: readonly PageDoc[];
+  /** The owner's profile for the h-cards: avatar URL, note and rel="me" links (empty when unknown). */
+  owner: { photo: string; note: string; links: readonly string[] };
 }
 
 export interface EntryView {

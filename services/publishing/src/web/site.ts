@@ -4,13 +4,14 @@ import type { FastifyReply } from 'fastify';
 import { notFound } from '@murmur/core';
 import type { PublishingContext } from '../domain/context.js';
 import { categoryBySlug } from '../domain/categories.js';
+import { ownerProfile } from '../domain/owners.js';
 import { permalink } from '../domain/post-json.js';
 import { siteName, siteUrl } from '../domain/site-json.js';
 import type { SiteDoc } from '../store.js';
 import { jsonFeed, rsdDocument, rssFeed } from './feeds.js';
 import { SITE_PAGE_HEADERS } from './html.js';
 import type { EntryView, SiteView } from './model.js';
-import { entryPage, homePage, userPage } from './pages.js';
+import { deletedPostPage, entryPage, homePage, userPage } from './pages.js';
 
 const FEED_ITEMS = 20;
 const POST_PATH = /^(\d{4})\/(\d{2})\/(\d{2})\/([a-z0-9-]{1,80})\.html$/;
@@ -18,9 +19,10 @@ const CATEGORY_PATH = /^categories\/([a-z0-9-]{1,80})\/(feed\.xml)?$/;
 const PAGE_PATH = /^([a-z0-9-]{1,80})\/$/;
 
 async function siteView(ctx: PublishingContext, site: SiteDoc): Promise<SiteView> {
-  const [categories, navigation] = await Promise.all([
+  const [categories, navigation, owner] = await Promise.all([
     ctx.store.allCategoriesOfSite(site._id),
     ctx.store.navigationPagesOfSite(site._id),
+    ownerProfile(ctx, site),
   ]);
   return {
     site,
@@ -30,6 +32,7 @@ async function siteView(ctx: PublishingContext, site: SiteDoc): Promise<SiteView
     serverUrl: ctx.config.PUBLIC_URL,
     categories: new Map(categories.map((c) => [c.name, c])),
     navigation,
+    owner: { photo: owner?.photo ?? '', note: owner?.note ?? '', links: owner?.links ?? [] },
   };
 }
 
@@ -39,8 +42,9 @@ async function latest(ctx: PublishingContext, site: SiteDoc, category?: string):
 }
 
 /** A site page, with the webmention endpoint also in a `Link` header (senders read either). */
-function sendHtml(reply: FastifyReply, page: string, view: SiteView): FastifyReply {
+function sendHtml(reply: FastifyReply, page: string, view: SiteView, status = 200): FastifyReply {
   return reply
+    .code(status)
     .headers({ ...SITE_PAGE_HEADERS, link: `<${view.serverUrl}/webmention>; rel="webmention"` })
     .send(page);
 }
@@ -75,8 +79,12 @@ export async function serveSitePath(
   const post = POST_PATH.exec(path);
   if (post) {
     const found = await ctx.store.publishedPostByPermalink(site._id, path);
-    if (!found) throw notFound();
-    return sendHtml(reply, entryPage(view, { post: found, url: permalink(ctx, site, found) }), view);
+    if (found)
+      return sendHtml(reply, entryPage(view, { post: found, url: permalink(ctx, site, found) }), view);
+    // A post that was public here and has been deleted: 410 Gone (the Webmention spec's delete flow).
+    if (await ctx.store.deletedPostAt(site._id, path))
+      return sendHtml(reply, deletedPostPage(view, `${view.url}${path}`), view, 410);
+    throw notFound();
   }
   const category = CATEGORY_PATH.exec(path);
   if (category) {

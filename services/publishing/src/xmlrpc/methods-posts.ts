@@ -1,6 +1,6 @@
 // Post, category and media methods under both prefixes (metaWeblog.* and service.*), parameters in the
 // order of the interface. Each reads and checks all its parameters, then logs in, then acts.
-import { categoriesOfSite, categoryNames } from '../domain/categories.js';
+import { categoriesOfSite, categoryNames, tagNames } from '../domain/categories.js';
 import { uploadMedia } from '../domain/media.js';
 import type { PostChanges } from '../domain/post-rules.js';
 import { createPost, deletePost, editPost, listPosts, MAX_LIST_COUNT, ownPost } from '../domain/posts.js';
@@ -23,15 +23,26 @@ import type { XmlRpcStruct, XmlRpcValue } from './values.js';
 
 const DATE_MEMBERS = ['date_created_gmt', 'date_created', 'dateCreated'] as const;
 
-/** The content struct of newPost/editPost; unknown members are ignored. */
+/**
+ * The content struct of newPost/editPost, with the Movable Type members desktop editors send
+ * (`mt_text_more`, `mt_excerpt`, `wp_slug`, `mt_keywords`); unknown members are ignored.
+ */
 function postChanges(struct: XmlRpcStruct, publish: boolean | undefined): PostChanges {
   const changes: PostChanges = {};
   const title = optionalString(struct, 'title');
   if (title !== undefined) changes.title = title;
   const description = optionalString(struct, 'description');
   if (description !== undefined) changes.description = description;
+  const more = optionalString(struct, 'mt_text_more');
+  if (more !== undefined) changes.more = more;
+  const summary = optionalString(struct, 'mt_excerpt');
+  if (summary !== undefined) changes.summary = summary;
+  const slug = optionalString(struct, 'wp_slug');
+  if (slug !== undefined) changes.slug = slug;
   const categories = struct.get('categories');
   if (categories !== undefined && categories !== null) changes.categories = categoryNames(categories);
+  const keywords = struct.get('mt_keywords');
+  if (keywords !== undefined && keywords !== null) changes.tags = tagNames(keywords);
   const status = optionalString(struct, 'post_status')?.trim().toLowerCase();
   if (status) changes.status = status === 'draft' ? 'draft' : 'publish';
   const date = firstDate(struct, DATE_MEMBERS);
@@ -69,6 +80,17 @@ const deletePostMethod: MethodDef = {
     const caller = await authenticate(p, 1, 2, call);
     await deletePost(call.ctx, caller, postId, call.headers);
     return true;
+  },
+};
+
+/**
+ * metaWeblog.deletePost: post id, username, token — or, as WordPress takes it (the Blogger method's
+ * alias), app key, post id, username, token and an optional publish flag. Told apart by their count.
+ */
+const metaWeblogDeletePost: MethodDef = {
+  params: [3, 5],
+  async run(p, call) {
+    return p.length === 3 ? deletePostMethod.run(p, call) : bloggerDeletePost.run(p, call);
   },
 };
 
@@ -139,7 +161,7 @@ export const postMethods: MethodTable = {
   'service.newPost': newPost,
   'metaWeblog.editPost': editPostMethod,
   'service.editPost': editPostMethod,
-  'metaWeblog.deletePost': deletePostMethod,
+  'metaWeblog.deletePost': metaWeblogDeletePost,
   'service.deletePost': deletePostMethod,
   'blogger.deletePost': bloggerDeletePost,
   'metaWeblog.getPost': getPost,

@@ -2,6 +2,7 @@
 // checked against the table (unknown → −32601, wrong count → −32602) before the method runs.
 import type { CallContext, MethodDef, MethodTable } from './call.js';
 import { bloggerMethods } from './methods-blogger.js';
+import { mtMethods } from './methods-mt.js';
 import { pageMethods } from './methods-pages.js';
 import { postMethods } from './methods-posts.js';
 import { FAULT, XmlRpcFault, type MethodCall, type XmlRpcOut } from './values.js';
@@ -15,20 +16,28 @@ export const METHODS: MethodTable = Object.freeze({
   ...postMethods,
   ...pageMethods,
   ...bloggerMethods,
+  ...mtMethods,
   'system.listMethods': listMethods,
   'mt.supportedMethods': listMethods,
 });
 
-const NO_LOGIN = new Set(['system.listMethods', 'mt.supportedMethods']);
+const NO_LOGIN = new Set(['system.listMethods', 'mt.supportedMethods', 'mt.supportedTextFilters']);
+/** Methods whose login moves with their parameter count: checked once the call is read. */
+const LOGIN_AFTER_READING = new Set(['metaWeblog.deletePost']);
 const MEDIA_UPLOADS = new Set(['metaWeblog.newMediaObject', 'service.newMediaObject']);
 
 /**
  * Where a method's username and token are: parameters 1 and 2 (after the site or post id, or the
  * Blogger app key), except blogger.deletePost (app key, post id, username, token). Undefined for
- * unknown methods and those without a login.
+ * unknown methods, those without a login, and metaWeblog.deletePost (with or without an app key first:
+ * its login is checked when the whole call has been read).
  */
 export function loginPositions(methodName: string): readonly [number, number] | undefined {
-  if (!Object.prototype.hasOwnProperty.call(METHODS, methodName) || NO_LOGIN.has(methodName))
+  if (
+    !Object.prototype.hasOwnProperty.call(METHODS, methodName) ||
+    NO_LOGIN.has(methodName) ||
+    LOGIN_AFTER_READING.has(methodName)
+  )
     return undefined;
   return methodName === 'blogger.deletePost' ? [2, 3] : [1, 2];
 }

@@ -3,6 +3,7 @@ import type { CategoryDoc, PageDoc, PostDoc, SiteDoc } from '../store.js';
 import type { PublishingContext } from '../domain/context.js';
 import { pagePermalink } from '../domain/pages.js';
 import { permalink } from '../domain/post-json.js';
+import { slugOf } from '../domain/posts.js';
 import { siteName, siteUrl } from '../domain/site-json.js';
 import type { XmlRpcOut } from './values.js';
 
@@ -17,6 +18,10 @@ export function postStruct(ctx: PublishingContext, site: SiteDoc, post: PostDoc)
     permaLink: link,
     permalink: link,
     categories: post.categories,
+    mt_excerpt: post.summary ?? '',
+    mt_text_more: post.more ?? '',
+    mt_keywords: (post.tags ?? []).join(', '),
+    wp_slug: slugOf(post),
     dateCreated: post.date,
     date_created: post.date,
     date_modified: post.modifiedAt,
@@ -59,5 +64,17 @@ export function blogStruct(ctx: PublishingContext, site: SiteDoc): XmlRpcOut {
     url: siteUrl(ctx, site),
     xmlrpc: `${ctx.config.PUBLIC_URL}/xmlrpc`,
     isAdmin: true,
+  };
+}
+
+/** mt.getRecentPostTitles: the Movable Type fields, and WordPress's status and UTC date. */
+export function postTitleStruct(post: PostDoc): XmlRpcOut {
+  return {
+    dateCreated: post.date,
+    userid: String(post.userId),
+    postid: String(post._id),
+    title: post.title,
+    post_status: post.status,
+    date_created_gmt: post.date,
   };
 }
