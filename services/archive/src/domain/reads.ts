@@ -2,6 +2,7 @@
 // month. Each returns a view — the archive's ETag and a builder — so a conditional GET that matches
 // answers 304 without fetching a post.
 import { badRequest, notFound } from '@murmur/core';
+import { lastValue } from '@murmur/http';
 import type { ArchiveDoc, PostDoc } from '../store/index.js';
 import type { ArchiveContext } from './context.js';
 import { feedOf, type ArchiveFeed } from './feed-json.js';
@@ -52,7 +53,7 @@ async function view<T>(
 
 /** Parses `offset` (docs/api/archive.md: a non-negative integer, default 0). */
 export function parseOffset(raw: unknown): number {
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = lastValue(raw);
   if (value === undefined) return 0;
   if (typeof value !== 'string' || !/^\d{1,30}$/.test(value)) {
     throw badRequest('offset must be a non-negative integer', 'offset');
@@ -62,7 +63,7 @@ export function parseOffset(raw: unknown): number {
 
 /** Parses `q` into its folded terms, refusing what docs/api/archive.md refuses. */
 export function parseQuery(raw: unknown): { q: string; terms: string[] } {
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = lastValue(raw);
   if (typeof value !== 'string' || value.trim() === '') throw badRequest('q is required', 'q');
   const q = value.trim();
   if ([...q].length > MAX_QUERY_LENGTH) {
