@@ -8,7 +8,7 @@ import { badRequest } from '@murmur/core';
 import { busHeaders, defineRoute, requireScope, type AuthInfo, type ParamRecord } from '@murmur/http';
 import { listChannels } from '../domain/channel-list.js';
 import { channelOr404, type Channel } from '../domain/channels.js';
-import type { MicrosubContext } from '../domain/context.js';
+import { FOLLOW_LIMIT, type MicrosubContext } from '../domain/context.js';
 import { searchUsers } from '../domain/directory.js';
 import { preview } from '../domain/preview.js';
 import { checkFollowChannel, follow, following, unfollow, type FollowTarget } from '../domain/follows.js';
@@ -25,6 +25,10 @@ export const CORS_HEADERS = {
 } as const;
 
 const NOT_SUPPORTED = new Set(['mute', 'unmute', 'block', 'unblock']);
+
+/** Counts a follow or preview of the user (MICROSUB_FOLLOWS_PER_MINUTE); over it → 429 with Retry-After. */
+const countFollow = (ctx: MicrosubContext, auth: AuthInfo) =>
+  ctx.limits.enforce(FOLLOW_LIMIT, `user:${auth.userId}`);
 
 function actionOf(params: ParamRecord): string {
   const action = text(params, 'action', 64);
@@ -94,8 +98,11 @@ async function get(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, he
       return following(ctx, auth.userId, headers);
     case 'search':
       return search(ctx, params, headers);
-    case 'preview':
-      return preview(ctx, followTarget(params), headers);
+    case 'preview': {
+      const target = followTarget(params);
+      await countFollow(ctx, auth);
+      return preview(ctx, target, headers);
+    }
     default:
       throw unknownAction(action);
   }
@@ -114,16 +121,21 @@ async function post(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, h
     case 'search':
       requireScope(auth, 'read');
       return search(ctx, params, headers);
-    case 'preview':
+    case 'preview': {
       requireScope(auth, 'read');
-      return preview(ctx, followTarget(params), headers);
+      const target = followTarget(params);
+      await countFollow(ctx, auth);
+      return preview(ctx, target, headers);
+    }
     case 'follow':
     case 'unfollow': {
       requireScope(auth, 'follow');
       checkFollowChannel(text(params, 'channel', 64));
       const target = followTarget(params);
-      if (action === 'follow') await follow(ctx, auth.userId, target, headers);
-      else await unfollow(ctx, auth.userId, target, headers);
+      if (action === 'follow') {
+        await countFollow(ctx, auth);
+        await follow(ctx, auth.userId, target, headers);
+      } else await unfollow(ctx, auth.userId, target, headers);
       return {};
     }
     default:
