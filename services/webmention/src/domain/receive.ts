@@ -2,13 +2,14 @@
 // each refusal a one-line reason (the route renders it as text/plain), then one verification job per
 // (source, target) while one is pending. Nothing from the source is read here.
 import { badRequest } from '@murmur/core';
+import { literalAddressRefusal } from '@murmur/fetch';
 import { lastValue as lastOf } from '@murmur/http';
 import { enqueueJob } from '@murmur/jobs';
 import { pairId } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
 import { verifyMentionJob } from './jobs.js';
 import { ownerOfTarget } from './targets.js';
-import { checkHttpUrl, literalAddressRefusal, schemelessKey, withoutFragment } from './urls.js';
+import { checkHttpUrl, schemelessKey, withoutFragment } from './urls.js';
 
 export const NOT_OURS = 'target is not a resource of this service';
 export const NOT_ACCEPTED = 'source is not accepted by this service';
@@ -47,8 +48,10 @@ export async function checkPair(
   if (!source.ok) throw badRequest(source.reason, 'source');
   const target = checkHttpUrl('target', rawTarget);
   if (!target.ok) throw badRequest(target.reason, 'target');
-  const refusal = literalAddressRefusal(source.url);
-  if (refusal !== undefined)
+  // The address literal on its own (whatever the port or user info), under the fetcher's policy: what
+  // the fetch would refuse is refused now, and what the operator allows (OUTBOUND_ALLOW_PRIVATE,
+  // OUTBOUND_ALLOW_HOSTS) is accepted now. Host names are checked when the fetcher resolves them.
+  if (literalAddressRefusal(source.url, ctx.fetcher.policy) !== undefined)
     throw badRequest('source must not be a loopback, private or link-local address', 'source');
 
   const sourceUrl = withoutFragment(source.url);
