@@ -8,7 +8,7 @@ import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.
 let h: Harness;
 let feeds: FeedServer;
 let ann: TestUser;
-let sub: { id: number; title: string };
+let sub: { id: number };
 let entry: { id: number };
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
