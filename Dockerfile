@@ -55,8 +55,11 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 ARG SERVICE=all
+# HOST: a container is reached through its published ports, so every process in it listens on all of
+# the container's interfaces; `murmur start` outside a container listens on 127.0.0.1 by default.
 ENV NODE_ENV=production \
-    SERVICE=${SERVICE}
+    SERVICE=${SERVICE} \
+    HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /src /app
 # Only the single process (SERVICE=all, embedded store) writes files, under /app/data; mount a

@@ -2,6 +2,7 @@
 import { ConfigError, createLogger, warnWithoutHeapFloor } from '@murmur/core';
 import { parseArgs } from 'node:util';
 import { readAdminToken } from './admin-token.js';
+import { listeningLine } from './banner.js';
 import { adminClient, AdminApiError } from './admin-client.js';
 import { runAdminCommand, UsageError, USAGE } from './commands.js';
 import { showOutbox } from './outbox.js';
@@ -16,7 +17,7 @@ async function start(): Promise<void> {
   const logger = createLogger({ service: 'murmur', level: running.logLevel, sync: true });
   warnWithoutHeapFloor(logger, 'single', 'cli/dist/main.js start');
   const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${running.port}`;
-  process.stdout.write(`Murmur is listening on ${publicUrl} (bound to ${running.url})\n`);
+  process.stdout.write(`${listeningLine(running.bound, publicUrl)}\n`);
   process.stdout.write(`Metrics and readiness (not public): ${running.internalUrl}/metrics, /readyz\n`);
   let stopping = false;
   const shutdown = (signal: string) => {

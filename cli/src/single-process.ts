@@ -18,19 +18,29 @@ import { type HttpApp } from '@murmur/http';
 import { connectBus, startService } from '@murmur/runtime';
 import { z } from 'zod';
 import { ensureAdminToken, adminTokenFile } from './admin-token.js';
+import type { BoundAddress } from './banner.js';
 import { services } from './services.js';
 
 export const launcherConfigSchema = z.object({
   ...baseConfigShape,
-  HOST: z.string().default('0.0.0.0'),
+  /**
+   * Loopback by default: `murmur start` is Murmur on one machine, for yourself (README.md), and nothing
+   * it serves should reach the network until its operator says so. The image sets HOST=0.0.0.0.
+   */
+  HOST: z.string().default('127.0.0.1'),
   /** Dispatch to the services in process (default) or proxy to their loopback ports over HTTP. */
   GATEWAY_IN_PROCESS: envVar.bool().default(true),
 });
 
 export interface SingleProcess {
-  /** The gateway's URL as bound (e.g. http://127.0.0.1:8080). */
+  /**
+   * A URL of the gateway this machine can connect to (http://127.0.0.1:8080 also when it listens on
+   * all interfaces); where it really listens is `bound`.
+   */
   url: string;
   port: number;
+  /** The gateway's socket address as bound: `0.0.0.0` (or `::`) when it listens on all interfaces. */
+  bound: BoundAddress;
   /**
    * The gateway's internal server as bound (GATEWAY_INTERNAL_PORT on INTERNAL_HOST, by default
    * http://127.0.0.1:9090): /metrics and the aggregate /readyz, which the public port does not answer.
@@ -91,11 +101,14 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
       port: gatewayConfig.GATEWAY_INTERNAL_PORT,
     });
     const address = await gateway.listen({ host: config.HOST, port: config.PORT });
-    const port = new URL(address).port ? Number(new URL(address).port) : config.PORT;
+    const socket = gateway.server.address();
+    if (socket === null || typeof socket === 'string') throw new Error('the gateway is not on a TCP port');
+    const bound = { address: socket.address, port: socket.port };
     let stopped = false;
     return {
       url: address,
-      port,
+      port: bound.port,
+      bound,
       internalUrl,
       serviceUrls,
       adminToken: admin.token,

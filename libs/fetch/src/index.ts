@@ -1,2 +1,3 @@
 export * from './fetch/index.js';
 export * from './sanitize/index.js';
+export * from './read/index.js';

@@ -42,6 +42,8 @@ export {
 export {
   zParam,
   paramsFromPairs,
+  isRepeatedParam,
+  lastValue,
   parseUrlEncoded,
   mergeParams,
   paramError,

@@ -1,6 +1,8 @@
 // Request parameters (docs/api/conventions.md, Parameters): one merged record from query < form body < JSON body, and zod
 // helpers that accept every spelling real clients send (strings from query/form, typed JSON values,
-// repeated keys, `name[]` and `name[0]` arrays).
+// repeated keys, `name[]` and `name[0]` arrays). Only the query string and form bodies repeat a name:
+// the arrays they make are remembered (`isRepeatedParam`), so a scalar parameter takes the last of
+// those and refuses a JSON array (`{"title": ["a"]}` is a 400 naming `title`, not the title "a").
 import { z } from 'zod';
 import { badRequest } from '@murmur/core';
 
@@ -16,6 +18,23 @@ const APPENDED = /^(.+)\[\]$/;
 export const MAX_PARAMS = 1000;
 
 export const tooManyParams = () => badRequest(`Too many parameters (more than ${MAX_PARAMS}).`);
+
+/** The arrays paramsFromPairs made of a repeated name: the only arrays a scalar parameter unwraps. */
+const REPEATED = new WeakSet<unknown[]>();
+
+/** Whether `value` is a name repeated in a query string or form body (not an array a JSON body sent). */
+export function isRepeatedParam(value: unknown): value is string[] {
+  return Array.isArray(value) && REPEATED.has(value);
+}
+
+/**
+ * The value of a scalar parameter: the last of a name repeated in a query string or form body
+ * (docs/api/conventions.md: the last one wins), else the value as it came — a JSON array stays an array,
+ * for the caller to refuse as the wrong type.
+ */
+export function lastValue(value: unknown): unknown {
+  return isRepeatedParam(value) ? value[value.length - 1] : value;
+}
 
 /**
  * Folds `name=…` pairs into a record. A name given once is a string; a repeated name, `name[]` and
@@ -48,12 +67,17 @@ export function paramsFromPairs(pairs: Iterable<[string, string]>): ParamRecord 
   for (const [name, values] of plain) {
     const byIndex = indexed.get(name);
     if (byIndex) continue;
-    out[name] = values.length === 1 && !forced.has(name) ? values[0] : values;
+    if (values.length === 1 && !forced.has(name)) out[name] = values[0];
+    else {
+      REPEATED.add(values);
+      out[name] = values;
+    }
   }
   for (const [name, list] of indexed) {
     list.sort((a, b) => a[0] - b[0]);
     const values = plain.get(name) ?? [];
     for (const [, v] of list) values.push(v);
+    REPEATED.add(values);
     out[name] = values;
   }
   return out;
@@ -107,9 +131,7 @@ function lowerFirst(s: string): string {
 // --- zParam -------------------------------------------------------------------------------------
 
 /** A repeated scalar parameter: the last value wins (docs/api/conventions.md, Parameters). */
-function last(v: unknown): unknown {
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
+const last = lastValue;
 
 function fail(ctx: z.RefinementCtx, message: string): never {
   ctx.addIssue({ code: 'custom', message });

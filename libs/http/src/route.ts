@@ -10,7 +10,7 @@ import { bearerToken, requireScopes, type AuthInfo } from './auth.js';
 import type { Authenticator } from './authenticator.js';
 import { mediaType, XML_MEDIA_TYPES } from './body.js';
 import { routeTimedOut, type ErrorStyle } from './errors.js';
-import { mergeParams, paramError, parseUrlEncoded, type ParamRecord } from './params.js';
+import { lastValue, mergeParams, paramError, parseUrlEncoded, type ParamRecord } from './params.js';
 
 export type AuthMode = 'required' | 'optional';
 export type ResponseSchemas = Record<number, z.ZodType>;
@@ -147,8 +147,7 @@ function bodyParams(
 }
 
 function tokenParamOf(merged: ParamRecord): string | undefined {
-  const v = merged.access_token;
-  const last = Array.isArray(v) ? v[v.length - 1] : v;
+  const last = lastValue(merged.access_token);
   return typeof last === 'string' && last !== '' ? last : undefined;
 }
 

@@ -1,6 +1,6 @@
 // The feeds service: the follow graph, and JSON Feeds (timelines, mentions, webmentions, photos,
 // blogroll, private bookmark and read-later queues) built from event-fed copies of posts.
-import type { Resolver } from '@murmur/fetch';
+import { ParserThread, taskModuleUrl, type Resolver } from '@murmur/fetch';
 import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildFeedsApp } from './app.js';
 import { wireBus } from './bus.js';
@@ -11,6 +11,7 @@ import { registerFollowVerifier } from './domain/follows.js';
 import { FollowingCache } from './domain/following-cache.js';
 import { PendingPosts } from './domain/pending-posts.js';
 import { PostIndex } from './domain/post-index.js';
+import { ARTICLE_PARSE_TIMEOUT_MS } from './domain/pages.js';
 import { createSaveLimiter } from './domain/saves.js';
 import { registerFeedsJobs } from './jobs/index.js';
 import { FeedsStore } from './store/index.js';
@@ -23,6 +24,8 @@ export interface FeedsServiceOptions {
   jobPollIntervalMs?: number;
   /** Host-name resolver of the safe fetcher (tests map names to 127.0.0.1). */
   lookup?: Resolver;
+  /** CPU time one article extraction may take (tests shorten it). Default ARTICLE_PARSE_TIMEOUT_MS. */
+  articleParseTimeoutMs?: number;
 }
 
 export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDefinition<FeedsConfig> {
@@ -35,6 +38,12 @@ export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDe
       const { config, logger, bus, jobs, clock } = rt;
       const store = new FeedsStore(rt.store);
       await store.createIndexes();
+      const parser = new ParserThread({
+        module: taskModuleUrl(import.meta.url, 0, 'domain/page-tasks.js'),
+        timeoutMs: options.articleParseTimeoutMs ?? ARTICLE_PARSE_TIMEOUT_MS,
+        maxHeapMb: 256,
+      });
+      rt.onStop('parser thread', () => parser.close());
       const ctx: FeedsContext = {
         config,
         logger,
@@ -50,6 +59,7 @@ export function createFeedsService(options: FeedsServiceOptions = {}): ServiceDe
         profiles: { rev: 0 },
         startedAt: clock.now(),
         saveLimiter: createSaveLimiter(rt.store, config.FEEDS_SAVES_PER_MINUTE),
+        parser,
       };
       registerFollowVerifier(ctx);
       await loadIndex(ctx);

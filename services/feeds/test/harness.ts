@@ -115,6 +115,8 @@ export interface HarnessOptions {
   lookup?: Resolver;
   /** The feeds service's clock (a TestClock moves it by hand); the others use the wall clock. */
   clock?: Clock;
+  /** The service's budget for one article extraction (createFeedsService's option). */
+  articleParseTimeoutMs?: number;
 }
 
 export type XmlValue = string | number | boolean | { [key: string]: XmlValue } | XmlValue[];
@@ -153,7 +155,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
   const feedsStore = await services.open('feeds');
   const feedsService = await services.start(
-    createFeedsService({ jobPollIntervalMs: 50, ...(options.lookup ? { lookup: options.lookup } : {}) }),
+    createFeedsService({
+      jobPollIntervalMs: 50,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+      ...(options.articleParseTimeoutMs ? { articleParseTimeoutMs: options.articleParseTimeoutMs } : {}),
+    }),
     {
       store: feedsStore,
       env: { OUTBOUND_ALLOW_PRIVATE: '1', ...options.env },
@@ -287,10 +293,11 @@ export async function feedWhen(
 ): Promise<Feed> {
   let last: Feed | undefined;
   try {
+    // Long enough for a parser thread's first start on a busy machine (src/domain/page-tasks.ts).
     return await eventually(async () => {
       last = await h.feed(path, version);
       return test(last) ? last : undefined;
-    });
+    }, 30_000);
   } catch (err) {
     throw new Error(`${path} never matched; last: ${JSON.stringify(last?.items.map((i) => i.id))}`, {
       cause: err,

@@ -76,6 +76,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Resolver of the service's outbound fetches (IndieAuth client pages on made-up hosts). */
   resolve?: Resolver;
+  /** The service's budget for parsing one client page (createIdentityService's option). */
+  clientPageParseTimeoutMs?: number;
   /** What the service gets as its bus (e.g. one whose publishes fail for a while); tests keep the real one. */
   wrapBus?: (bus: Bus) => Bus;
   /** What the service gets as its store (e.g. one whose writes fail on demand); tests keep the real one. */
@@ -93,7 +95,12 @@ export async function startIdentity(
   const busUrl = `memory:identity-test-${randomUUID()}`;
   const bus = await connectBus(busUrl, { service: 'identity', logger });
   const service = await startService(
-    createIdentityService(options.resolve ? { resolve: options.resolve } : {}),
+    createIdentityService({
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+      ...(options.clientPageParseTimeoutMs
+        ? { clientPageParseTimeoutMs: options.clientPageParseTimeoutMs }
+        : {}),
+    }),
     {
       env: {
         STORE_URL: 'memory:',

@@ -15,6 +15,11 @@ export const microsubConfigSchema = z.object({
   MICROSUB_SCAN_LIMIT: envVar.int({ min: 100, max: 100_000 }).default(2000),
   /** Microsub requests per user per minute. */
   MICROSUB_REQUESTS_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(600),
+  /**
+   * `follow` (POST) and `preview` (GET or POST) per user per minute, together, within the above: a
+   * follow of a web page fetches and reads it (reader discovery), the costliest thing a token can ask.
+   */
+  MICROSUB_FOLLOWS_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(30),
 });
 
 export type MicrosubConfig = z.output<typeof microsubConfigSchema>;

@@ -79,3 +79,29 @@ test('no app_name → the default app; a second app is used by name', async () =
   expect(named.statusCode).toBe(201);
   expect(named.json().device.app_name).toBe('Beta');
 });
+
+test('a JSON array where one value is expected → 400 naming it, and nothing stored (a form may repeat)', async () => {
+  const ada = h.user('ada');
+  for (const body of [
+    { device_token: [devHex(0x77)], push_env: 'production' },
+    { device_token: devHex(0x77), push_env: ['production'] },
+    { device_token: devHex(0x77), push_env: 'production', app_name: ['default'] },
+  ]) {
+    const res = await h.request('POST', '/users/push/register', { token: ada.token, body });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toContain(
+      `${Object.keys(body).find((k) => Array.isArray(body[k as keyof typeof body]))}: must be a string`,
+    );
+  }
+  const info = await h.request('GET', `/users/push/info?push_env=production&device_token=${devHex(0x77)}`, {
+    token: ada.token,
+  });
+  expect(info.json()).toEqual([]);
+  const repeated = await h.request(
+    'POST',
+    `/users/push/register?device_token=${devHex(0x78)}&push_env=sandbox&push_env=production`,
+    { token: ada.token },
+  );
+  expect(repeated.statusCode).toBe(201);
+  expect(repeated.json().device.push_env).toBe('production');
+});

@@ -1,7 +1,7 @@
 // The webmention service: receives webmentions for users' sites and posts, verifies them in the
 // background, answers GET /webmention in three formats, lets users and the operator moderate, and
 // sends webmentions for Murmur's own posts.
-import type { Resolver } from '@murmur/fetch';
+import { ParserThread, taskModuleUrl, type Resolver } from '@murmur/fetch';
 import { createLimits } from '@murmur/http';
 import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildWebmentionApp } from './app.js';
@@ -9,6 +9,7 @@ import { wireBus } from './bus.js';
 import { webmentionConfigSchema, type WebmentionConfig } from './config.js';
 import type { WebmentionContext } from './domain/context.js';
 import { HostTurns } from './domain/host-turns.js';
+import { MENTION_PARSE_TIMEOUT_MS } from './domain/verify.js';
 import { ResponseCache } from './domain/response-cache.js';
 import { registerWebmentionJobs } from './jobs/index.js';
 import { WebmentionStore } from './store/index.js';
@@ -27,6 +28,8 @@ export interface WebmentionServiceOptions {
   lookup?: Resolver;
   /** How often the outbox relays (tests shorten it). Default 500 ms. */
   outboxPollIntervalMs?: number;
+  /** CPU time a source's microformats parse may take (tests shorten it). Default MENTION_PARSE_TIMEOUT_MS. */
+  mentionParseTimeoutMs?: number;
 }
 
 export function createWebmentionService(
@@ -42,6 +45,12 @@ export function createWebmentionService(
       const { config, logger, bus, jobs, clock } = rt;
       const store = new WebmentionStore(rt.store);
       await store.createIndexes();
+      const parser = new ParserThread({
+        module: taskModuleUrl(import.meta.url, 0, 'domain/parse-tasks.js'),
+        timeoutMs: options.mentionParseTimeoutMs ?? MENTION_PARSE_TIMEOUT_MS,
+        maxHeapMb: 128,
+      });
+      rt.onStop('parser thread', () => parser.close());
       return {
         config,
         logger,
@@ -56,6 +65,7 @@ export function createWebmentionService(
         }),
         responses: new ResponseCache(),
         hostTurns: new HostTurns(),
+        parser,
       } satisfies WebmentionContext;
     },
     registerJobs: (ctx, jobs) => registerWebmentionJobs(jobs, ctx),

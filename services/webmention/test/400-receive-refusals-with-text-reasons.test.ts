@@ -89,6 +89,22 @@ describe('POST /webmention refused', () => {
     );
   });
 
+  it('a JSON array for source or target (a JSON body has one value per name)', async () => {
+    for (const [name, body] of [
+      ['source', { source: ['https://carol.example/r'], target: ADA_POST }],
+      ['target', { source: 'https://carol.example/r', target: [ADA_POST] }],
+    ] as const) {
+      const res = await sendOverWire(h.url, {
+        method: 'POST',
+        url: '/webmention',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toBe(`${name} must be a string`);
+    }
+  });
+
   it('nothing was queued', async () => {
     expect(await h.jobsOf('webmention.mention.verify')).toHaveLength(0);
   });

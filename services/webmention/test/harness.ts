@@ -276,7 +276,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     request,
     statusOf,
-    async waitForStatus(source, target, statuses, timeoutMs = 8000) {
+    // Long enough for a parser thread's first start on a busy machine (src/domain/parse-tasks.ts).
+    async waitForStatus(source, target, statuses, timeoutMs = 30_000) {
       let last: MineItem | undefined;
       try {
         return await eventually(async () => {

@@ -46,6 +46,8 @@ export interface SafeFetcherOptions {
 }
 
 export interface SafeFetcher {
+  /** The outbound policy every fetch obeys: checks made before a fetch (literalAddressRefusal) use it too. */
+  readonly policy: OutboundPolicy;
   fetch(url: string | URL, request: FetchRequest): Promise<FetchResponse>;
   /** Closes pooled connections. */
   close(): Promise<void>;
@@ -73,6 +75,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
   };
 
   return {
+    policy: options.policy,
     async fetch(url, req) {
       const dispatcher = agentFor(req.connectTimeoutMs ?? req.timeoutMs);
       return fetchFollowingRedirects(url, req, { dispatcher, policy: options.policy, userAgent });

@@ -9,6 +9,7 @@ export { FETCH_LIMITS, type FetchLimits, type FetchUse } from './limits.js';
 export {
   MAX_URL_LENGTH,
   assertFetchableUrl,
+  literalAddressRefusal,
   outboundPolicyFromConfig,
   type OutboundPolicy,
 } from './policy.js';

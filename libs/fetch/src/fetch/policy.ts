@@ -88,6 +88,24 @@ export function addressRefusal(policy: CompiledPolicy, address: string): string 
 }
 
 /**
+ * Why the URL's host, when it is an IP literal (in any form the WHATWG parser normalises: `2130706433`,
+ * `0x7f.1`, `[::ffff:127.0.0.1]`), may not be contacted under `policy`; undefined for a host name
+ * (checked when it is resolved) or an allowed address. The address alone: scheme, user info and port
+ * are assertFetchableUrl's other rules. For checks made before a fetch is queued (webmention sources),
+ * so that they refuse exactly what the fetch would.
+ */
+export function literalAddressRefusal(input: string | URL, policy: OutboundPolicy): string | undefined {
+  let url: URL;
+  try {
+    url = typeof input === 'string' ? new URL(input) : input;
+  } catch {
+    return undefined;
+  }
+  const literal = hostLiteral(url.hostname);
+  return literal === undefined ? undefined : addressRefusal(compilePolicy(policy), literal);
+}
+
+/**
  * Applies rules 1–3 to a URL before any connection: scheme, userinfo, length, port, and the address
  * check for IP literals (which never reach the connect-time lookup). Returns the parsed URL.
  */

@@ -1,6 +1,7 @@
 // `page` / `per_page` of paged lists (docs/api/reader.md, docs/security.md, limits): per_page is clamped to the maximum,
 // anything that is not a whole number ≥ 1 is a 400 naming the parameter.
 import { badRequest } from '@murmur/core';
+import { lastValue } from '../params.js';
 
 export interface PageRequest {
   page: number;
@@ -25,8 +26,8 @@ export function parsePage(input: { page?: unknown; per_page?: unknown }, limits:
 
 /** Integers as docs/api/conventions.md defines them: decimal digits (a leading `-` only to be refused here), or an integral JSON number. */
 function positiveInteger(value: unknown, param: string): number | undefined {
-  // A parameter given twice in one source: the last value wins.
-  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  // A parameter repeated in a query string or form: the last value wins (a JSON array is no integer).
+  const last = lastValue(value);
   if (last === undefined || last === null) return undefined;
   const n =
     typeof last === 'number' ? last : typeof last === 'string' && /^-?\d+$/.test(last) ? Number(last) : NaN;

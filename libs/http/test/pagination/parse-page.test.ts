@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { AppError } from '@murmur/core';
 import { parsePage } from '../../src/pagination/index.js';
+import { parseUrlEncoded } from '../../src/params.js';
 
 const limits = { defaultPerPage: 100, maxPerPage: 1000 };
 
@@ -33,8 +34,9 @@ describe('parsePage', () => {
     });
   });
 
-  it('takes the last value of a repeated parameter', () => {
-    expect(parsePage({ page: ['1', '4'] }, limits).page).toBe(4);
+  it('takes the last value of a parameter repeated in a query or form, refuses a JSON array', () => {
+    expect(parsePage(parseUrlEncoded('page=1&page=4'), limits).page).toBe(4);
+    expect(() => parsePage({ page: ['1', '4'] }, limits)).toThrow('Must be a positive integer');
   });
 
   it.each([

@@ -3,6 +3,7 @@
 // answers 304 without fetching a post. Pages near the top of recent.json are read by the store's date
 // index until the process has the site's read model; everything else reads the model.
 import { badRequest, notFound } from '@murmur/core';
+import { lastValue } from '@murmur/http';
 import type { ArchiveDoc, PostDoc } from '../store/index.js';
 import type { ArchiveContext } from './context.js';
 import { feedOf, type ArchiveFeed } from './feed-json.js';
@@ -82,7 +83,7 @@ async function recentByIndex(
 
 /** Parses `offset` (docs/api/archive.md: a non-negative integer, default 0). */
 export function parseOffset(raw: unknown): number {
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = lastValue(raw);
   if (value === undefined) return 0;
   if (typeof value !== 'string' || !/^\d{1,30}$/.test(value)) {
     throw badRequest('offset must be a non-negative integer', 'offset');
@@ -92,7 +93,7 @@ export function parseOffset(raw: unknown): number {
 
 /** Parses `q` into its folded terms, refusing what docs/api/archive.md refuses. */
 export function parseQuery(raw: unknown): { q: string; terms: string[] } {
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = lastValue(raw);
   if (typeof value !== 'string' || value.trim() === '') throw badRequest('q is required', 'q');
   const q = value.trim();
   if ([...q].length > MAX_QUERY_LENGTH) {

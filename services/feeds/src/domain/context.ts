@@ -2,7 +2,7 @@
 // queue, the safe fetcher, the in-memory read model and the clock.
 import type { Bus } from '@murmur/bus';
 import type { Clock, Logger } from '@murmur/core';
-import type { SafeFetcher } from '@murmur/fetch';
+import type { ParserThread, SafeFetcher } from '@murmur/fetch';
 import type { StoreRateLimiter } from '@murmur/http';
 import type { JobQueue, Outbox } from '@murmur/jobs';
 import type { FeedsConfig } from '../config.js';
@@ -31,4 +31,6 @@ export interface FeedsContext {
   startedAt: Date;
   /** Bookmarks and read-later saves per user per minute. */
   saveLimiter: StoreRateLimiter;
+  /** Runs domain/page-tasks.ts (article extraction) off the event loop, with a time budget. */
+  parser: ParserThread;
 }

@@ -138,7 +138,7 @@ export async function fetchBookmark(ctx: FeedsContext, id: number): Promise<void
     if (res.status >= 500 || res.status === 429) throw new Error(`the page answered ${res.status}`);
     if (res.status < 200 || res.status > 299) set = { status: 'failed' };
     else {
-      const info = readPageInfo(res);
+      const info = await readPageInfo(res);
       set = { status: 'ready', title: info.title, authorName: info.siteName, audio: info.audio };
     }
   } catch (err) {
@@ -239,10 +239,10 @@ export async function extractSavedArticle(ctx: FeedsContext, id: number): Promis
   try {
     const res = await fetchPage(ctx, saved.url);
     if (res.status >= 500 || res.status === 429) throw new Error(`the page answered ${res.status}`);
-    const article = res.status >= 200 && res.status <= 299 ? extractArticle(res) : null;
+    const article = res.status >= 200 && res.status <= 299 ? await extractArticle(ctx, res) : null;
     set = article
       ? { status: 'ready', title: article.title, contentHtml: article.contentHtml, excerpt: article.excerpt }
-      : { status: 'failed', title: res.status === 200 ? readPageInfo(res).title : '' };
+      : { status: 'failed', title: res.status === 200 ? (await readPageInfo(res)).title : '' };
   } catch (err) {
     if (err instanceof FetchBlockedError) set = { status: 'failed' };
     else throw err;

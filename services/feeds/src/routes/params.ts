@@ -1,7 +1,7 @@
 // Parameter shapes shared by the feeds routes.
 import { z } from 'zod';
 import { badRequest } from '@murmur/core';
-import { zParam } from '@murmur/http';
+import { lastValue, zParam } from '@murmur/http';
 
 export const DEFAULT_COUNT = 20;
 export const MAX_COUNT = 100;
@@ -12,7 +12,7 @@ export const countParam = z
   .optional()
   .transform((raw) => {
     if (raw === undefined) return DEFAULT_COUNT;
-    const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    const value = lastValue(raw);
     const text = typeof value === 'number' ? String(value) : value;
     if (typeof text !== 'string' || !/^\d{1,16}$/.test(text) || Number(text) < 1) {
       throw badRequest('count must be a positive integer', 'count');

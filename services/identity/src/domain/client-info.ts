@@ -2,9 +2,12 @@
 // a JSON client metadata document, or an HTML page with an h-app and rel=redirect_uri links, plus
 // `Link: <…>; rel="redirect_uri"` headers. Fetched through the safe fetcher with the client_id
 // budget (docs/security.md) and remembered for a day, so a busy screen does not hammer the client.
-import { mf2 } from 'microformats-parser';
+// An HTML page is read with microformats-parser, a whole-tree parse, in the parser thread
+// (client-page-tasks.ts) within CLIENT_PAGE_PARSE_TIMEOUT_MS: never on the event loop (docs/security.md,
+// "Parsing fetched documents").
 import { type Clock, type Logger } from '@murmur/core';
-import { FETCH_LIMITS, FetchError, type SafeFetcher } from '@murmur/fetch';
+import { FETCH_LIMITS, FetchError, ParseError, type ParserThread, type SafeFetcher } from '@murmur/fetch';
+import type { ClientPage } from './client-page-tasks.js';
 import { isLoopbackHost, sameUrl } from './indieauth-urls.js';
 
 export interface ClientInfo {
@@ -16,7 +19,9 @@ export interface ClientInfo {
   redirectUris: string[];
 }
 
-const NOTHING: ClientInfo = { name: null, logo: null, redirectUris: [] };
+export const NOTHING: ClientInfo = { name: null, logo: null, redirectUris: [] };
+/** CPU time the microformats parse of one client page may take; a page needing more published nothing. */
+export const CLIENT_PAGE_PARSE_TIMEOUT_MS = 2_000;
 const SUCCESS_TTL_MS = 24 * 3_600_000;
 /** A client that is down is asked again soon, not tomorrow. */
 const FAILURE_TTL_MS = 60_000;
@@ -25,6 +30,8 @@ const MAX_NAME_LENGTH = 100;
 
 export interface ClientInfoLoaderOptions {
   fetcher: SafeFetcher;
+  /** Runs client-page-tasks.ts off the event loop. */
+  parser: ParserThread;
   logger: Logger;
   clock: Clock;
 }
@@ -60,11 +67,17 @@ export class ClientInfoLoader {
         return { info: NOTHING, ok: true };
       }
       return {
-        info: parseClientPage(clientId.href, res.url, res.headers, res.body.toString('utf8')),
+        info: await parseClientPage(
+          this.options.parser,
+          clientId.href,
+          res.url,
+          res.headers,
+          res.body.toString('utf8'),
+        ),
         ok: true,
       };
     } catch (err) {
-      if (!(err instanceof FetchError)) throw err;
+      if (!(err instanceof FetchError) && !(err instanceof ParseError)) throw err;
       this.options.logger.info({ clientId: clientId.href, reason: err.message }, 'client_id page not read');
       return { info: NOTHING, ok: false };
     }
@@ -81,20 +94,25 @@ export class ClientInfoLoader {
   }
 }
 
-/** Reads a fetched client_id page. `finalUrl` (after redirects) is the base of relative URLs. */
-export function parseClientPage(
+/**
+ * Reads a fetched client_id page. `finalUrl` (after redirects) is the base of relative URLs. Throws
+ * ParseError when an HTML page cannot be read in time (or at all).
+ */
+export async function parseClientPage(
+  parser: ParserThread,
   clientId: string,
   finalUrl: string,
   headers: Record<string, string>,
   body: string,
-): ClientInfo {
+): Promise<ClientInfo> {
   const fromHeader = linkHeaderUrls(headers.link ?? '', 'redirect_uri', finalUrl);
   const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json' || type.endsWith('+json')) {
     return withRedirects(parseMetadataDocument(clientId, finalUrl, body), fromHeader);
   }
   if (type === 'text/html' || type === 'application/xhtml+xml' || type === '') {
-    return withRedirects(parseHtmlPage(clientId, finalUrl, body), fromHeader);
+    const page: ClientPage = { clientId, base: finalUrl, body };
+    return withRedirects(await parser.run<ClientInfo>('readClientPage', page), fromHeader);
   }
   return { ...NOTHING, redirectUris: fromHeader };
 }
@@ -124,49 +142,14 @@ function parseMetadataDocument(clientId: string, base: string, body: string): Cl
   };
 }
 
-/** microformats-parser gives up on documents whose body is empty; one element in it is enough. */
-function parseMicroformats(body: string, base: string): ReturnType<typeof mf2> | null {
-  for (const html of [body, `${body}<p></p>`]) {
-    try {
-      return mf2(html, { baseUrl: base });
-    } catch {
-      /* try the padded document, then give up */
-    }
-  }
-  return null;
-}
-
-function parseHtmlPage(clientId: string, base: string, body: string): ClientInfo {
-  const parsed = parseMicroformats(body, base);
-  if (!parsed) return NOTHING;
-  const apps = parsed.items.filter((item) => item.type?.some((t) => t === 'h-app' || t === 'h-x-app'));
-  // Prefer the h-app that says it is this client; a page may describe several apps.
-  const app =
-    apps.find(
-      (a) => firstText(a.properties.url) !== null && sameUrl(firstText(a.properties.url)!, clientId),
-    ) ?? apps[0];
-  return {
-    name: app ? cleanName(firstText(app.properties.name)) : null,
-    logo: app ? displayableLogo(firstText(app.properties.logo) ?? firstText(app.properties.photo)) : null,
-    redirectUris: parsed.rels.redirect_uri ?? [],
-  };
-}
-
-function firstText(values: unknown[] | undefined): string | null {
-  const v = values?.[0];
-  if (typeof v === 'string') return v;
-  if (v && typeof v === 'object' && 'value' in v && typeof v.value === 'string') return v.value;
-  return null;
-}
-
-function cleanName(value: unknown): string | null {
+export function cleanName(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const name = value.replace(/\s+/g, ' ').trim();
   return name === '' ? null : name.slice(0, MAX_NAME_LENGTH);
 }
 
 /** The screen's CSP allows https: and data: images only; anything else is not shown. */
-function displayableLogo(url: string | null): string | null {
+export function displayableLogo(url: string | null): string | null {
   if (url === null) return null;
   if (url.startsWith('https://')) return url;
   if (/^data:image\/(png|gif|jpeg|webp);base64,[A-Za-z0-9+/=]+$/.test(url) && url.length <= 64 * 1024)

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from '@murmur/core';
-import { defineRoute, zParam } from '@murmur/http';
+import { defineRoute, lastValue, zParam } from '@murmur/http';
 import { signinTarget } from '../domain/apps.js';
 import type { IdentityContext } from '../domain/context.js';
 import { parseEmail } from '../domain/emails.js';
@@ -26,7 +26,7 @@ export function registerSigninRoute(scope: FastifyInstance, ctx: IdentityContext
     }),
     response: { 200: emptySchema },
     handler: async ({ input, request }) => {
-      const raw = Array.isArray(input.email) ? input.email[input.email.length - 1] : input.email;
+      const raw = lastValue(input.email);
       const email = typeof raw === 'string' ? parseEmail(raw) : null;
       if (email === null) throw badRequest(EMAIL_REQUIRED, 'email');
       const target = await signinTarget(ctx, input.app_name, input.redirect_url);

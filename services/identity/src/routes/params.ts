@@ -2,10 +2,10 @@
 // strings from the query or a form, or JSON values; a repeated name arrives as an array (last wins).
 import { z } from 'zod';
 import { checkProfileLinks } from '../domain/profile-links.js';
+import { lastValue } from '@murmur/http';
 
-function last(v: unknown): unknown {
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
+/** The last of a name repeated in a query or form; a JSON array stays an array, refused as no string. */
+const last = lastValue;
 
 function fail(ctx: z.RefinementCtx, message: string): never {
   ctx.addIssue({ code: 'custom', message });

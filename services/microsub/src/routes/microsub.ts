@@ -16,7 +16,7 @@ import {
 } from '../domain/channel-admin.js';
 import { listChannels } from '../domain/channel-list.js';
 import { channelOr404, type Channel } from '../domain/channels.js';
-import type { MicrosubContext } from '../domain/context.js';
+import { FOLLOW_LIMIT, type MicrosubContext } from '../domain/context.js';
 import { searchUsers } from '../domain/directory.js';
 import { preview } from '../domain/preview.js';
 import { follow, following, unfollow, type FollowTarget } from '../domain/follows.js';
@@ -39,6 +39,10 @@ export const CORS_HEADERS = {
 } as const;
 
 const NOT_SUPPORTED = new Set(['mute', 'unmute', 'block', 'unblock']);
+
+/** Counts a follow or preview of the user (MICROSUB_FOLLOWS_PER_MINUTE); over it → 429 with Retry-After. */
+const countFollow = (ctx: MicrosubContext, auth: AuthInfo) =>
+  ctx.limits.enforce(FOLLOW_LIMIT, `user:${auth.userId}`);
 
 function actionOf(params: ParamRecord): string {
   const action = text(params, 'action', 64);
@@ -119,8 +123,11 @@ async function get(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, he
       return following(ctx, auth.userId, await optionalChannel(ctx, auth, params), headers);
     case 'search':
       return search(ctx, params, headers);
-    case 'preview':
-      return preview(ctx, followTarget(params), headers);
+    case 'preview': {
+      const target = followTarget(params);
+      await countFollow(ctx, auth);
+      return preview(ctx, target, headers);
+    }
     default:
       throw unknownAction(action);
   }
@@ -139,13 +146,18 @@ async function post(ctx: MicrosubContext, auth: AuthInfo, params: ParamRecord, h
     case 'search':
       requireScope(auth, 'read');
       return search(ctx, params, headers);
-    case 'preview':
+    case 'preview': {
       requireScope(auth, 'read');
-      return preview(ctx, followTarget(params), headers);
+      const target = followTarget(params);
+      await countFollow(ctx, auth);
+      return preview(ctx, target, headers);
+    }
     case 'follow': {
       requireScope(auth, 'follow');
       const channel = await channelParam(ctx, auth, params);
-      await follow(ctx, auth.userId, followTarget(params), channel, headers);
+      const target = followTarget(params);
+      await countFollow(ctx, auth);
+      await follow(ctx, auth.userId, target, channel, headers);
       return {};
     }
     case 'unfollow': {

@@ -2,16 +2,15 @@
 // "Parameters"): query, form or JSON body; entry lists as `entry`, `entry[]`, `entry[N]` or a JSON
 // array. Helpers throw 400 `invalid_request` naming the parameter.
 import { badRequest } from '@murmur/core';
-import { type ParamRecord } from '@murmur/http';
+import { lastValue, type ParamRecord } from '@murmur/http';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 /** Entries one mark/remove request may name. */
 export const MAX_ENTRIES = 1000;
 
-function lastOf(v: unknown): unknown {
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
+/** The last of a name repeated in a query or form; a JSON array stays an array, refused as the wrong type. */
+const lastOf = lastValue;
 
 /** A single text parameter (the last value wins); undefined when absent. */
 export function text(params: ParamRecord, name: string, max: number): string | undefined {

@@ -2,10 +2,11 @@
 // repeated. Each failure is a 400 naming the parameter (docs/api/push.md, "Conventions").
 import { z } from 'zod';
 import { badRequest } from '@murmur/core';
+import { lastValue } from '@murmur/http';
 import { canonicalDeviceToken, canonicalPushEnv, MAX_APP_NAME, validAppName } from '../domain/params.js';
 
 function scalar(raw: unknown, name: string): string | undefined {
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = lastValue(raw);
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number') return String(value);
   if (typeof value !== 'string') throw badRequest(`${name}: must be a string`, name);

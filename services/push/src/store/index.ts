@@ -104,10 +104,9 @@ export class PushStore {
     return deletedCount > 0;
   }
 
-  /** A device signs in to one account at a time: other users' records of `token` go. */
-  async deleteTokenOfOtherUsers(token: string, userId: number): Promise<number> {
-    const { deletedCount } = await this.devices.deleteMany({ token, userId: { $ne: userId } });
-    return deletedCount;
+  /** Whether a user other than `userId` holds `token` (in any environment or app). */
+  async tokenHeldByOtherUser(token: string, userId: number): Promise<boolean> {
+    return (await this.devices.findOne({ token, userId: { $ne: userId } })) !== null;
   }
 
   /** Removes the device if it is still the record `id` (APNs said the token is gone). */

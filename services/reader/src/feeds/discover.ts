@@ -1,8 +1,9 @@
 // Feed discovery for a subscription request (docs/api/reader.md "Subscriptions"): the URL itself when it is a feed;
 // otherwise the page's <link rel="alternate"> feeds, then <a> links that look like feeds, then the
-// usual paths on the same origin. Every candidate is verified by fetching and parsing it.
-import { capHtmlNesting, FETCH_LIMITS, FetchError, type FetchResponse } from '@murmur/fetch';
-import { Parser } from 'htmlparser2';
+// usual paths on the same origin. Every candidate is verified by fetching and parsing it. A page is
+// read with the platform's sliced tag scan, its first DISCOVERY_SCAN_CHARS only (docs/security.md,
+// "Parsing fetched documents"): whatever its size or nesting, it never holds the event loop.
+import { FETCH_LIMITS, FetchError, scanHtml, type FetchResponse } from '@murmur/fetch';
 import type { FeedFetcher } from './fetcher.js';
 import { httpUrl } from './html.js';
 import { parseFetched, type Fetched } from './parse.js';
@@ -20,6 +21,13 @@ const FEED_TYPES = new Set([
 const PROBE_PATHS = ['/feed', '/rss', '/index.xml', '/atom.xml', '/feed.json'];
 const FEEDISH_LINK = /(?:rss|atom|feed|\.xml$|\.json$|\.rdf$)/i;
 const MAX_CANDIDATES = 8;
+/** Feed-looking anchors kept (only the first MAX_CANDIDATES distinct ones are tried). */
+const MAX_ANCHORS = 1000;
+/**
+ * Characters of a page read for its links: the `<head>` of any real page and the top of its body
+ * (where "RSS" links are); a feed linked only further down is found by the usual paths, or not.
+ */
+export const DISCOVERY_SCAN_CHARS = 512 * 1024;
 /**
  * The whole discovery answers within this, so the client gets its 404 before the gateway's upstream
  * timeout (30 s) cuts the request; a fetch never gets more than what is left of it.
@@ -40,30 +48,30 @@ interface PageLinks {
   anchors: string[];
 }
 
-/** `<link rel="alternate">` feeds of <head> and `<a href>` of <body>, resolved against <base>/the page. */
-export function pageLinks(html: string, pageUrl: string): PageLinks {
+/**
+ * `<link rel="alternate">` feeds of <head> and `<a href>` of <body>, resolved against <base>/the page,
+ * from the first DISCOVERY_SCAN_CHARS of the page.
+ */
+export async function pageLinks(html: string, pageUrl: string): Promise<PageLinks> {
   let base = pageUrl;
   let inHead = true;
   const alternates: string[] = [];
   const anchors: string[] = [];
-  const parser = new Parser({
-    onopentag(name, attrs) {
-      if (name === 'body') inHead = false;
-      if (name === 'base' && attrs.href) base = httpUrl(attrs.href, pageUrl) ?? base;
-      if (name === 'link' && inHead) {
-        const rels = (attrs.rel ?? '').toLowerCase().split(/\s+/);
-        const type = (attrs.type ?? '').toLowerCase().split(';')[0]!.trim();
-        const href = httpUrl(attrs.href, base);
-        if (rels.includes('alternate') && FEED_TYPES.has(type) && href) alternates.push(href);
-      }
-      if (name === 'a' && attrs.href) {
-        const href = httpUrl(attrs.href, base);
-        if (href && FEEDISH_LINK.test(new URL(href).pathname + new URL(href).search)) anchors.push(href);
-      }
-    },
-  });
-  parser.write(capHtmlNesting(html)); // deep nesting costs the parser depth²
-  parser.end();
+  const collect = (name: string, attrs: Record<string, string>) => {
+    if (name === 'body') inHead = false;
+    if (name === 'base' && attrs.href) base = httpUrl(attrs.href, pageUrl) ?? base;
+    if (name === 'link' && inHead) {
+      const rels = (attrs.rel ?? '').toLowerCase().split(/\s+/);
+      const type = (attrs.type ?? '').toLowerCase().split(';')[0]!.trim();
+      const href = httpUrl(attrs.href, base);
+      if (rels.includes('alternate') && FEED_TYPES.has(type) && href) alternates.push(href);
+    }
+    if (name === 'a' && attrs.href && anchors.length < MAX_ANCHORS) {
+      const href = httpUrl(attrs.href, base);
+      if (href && FEEDISH_LINK.test(new URL(href).pathname + new URL(href).search)) anchors.push(href);
+    }
+  };
+  await scanHtml(html, { onopentag: collect }, { maxChars: DISCOVERY_SCAN_CHARS });
   return { alternates: [...new Set(alternates)], anchors: [...new Set(anchors)] };
 }
 
@@ -130,7 +138,7 @@ export async function discoverFeeds(
   if (direct) return [direct];
   if (first.parsed.kind !== 'html') return [];
 
-  const links = pageLinks(first.parsed.html, first.response.url);
+  const links = await pageLinks(first.parsed.html, first.response.url);
   const fromAlternates = await verifyAll(fetcher, links.alternates, deadline);
   if (fromAlternates.length > 0) return fromAlternates;
   const fromAnchors = await verifyAll(fetcher, links.anchors, deadline);

@@ -2,11 +2,10 @@
 // strings from query or form, JSON values, repeated names as arrays (the last value wins for scalars).
 import { z } from 'zod';
 import { parseTimestamp } from '@murmur/core';
-import { zParam } from '@murmur/http';
+import { lastValue, zParam } from '@murmur/http';
 
-function last(v: unknown): unknown {
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
+/** The last of a name repeated in a query or form; a JSON array stays an array (the wrong type). */
+const last = lastValue;
 
 function fail(ctx: z.RefinementCtx, message: string): never {
   ctx.addIssue({ code: 'custom', message });

@@ -2,7 +2,7 @@
 // recap email settings. `{"error"}` error shape.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, HTML_PAGE_HEADERS } from '@murmur/http';
+import { defineRoute, HTML_PAGE_HEADERS, lastValue } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { PREPARING_HTML } from '../domain/recap.js';
 import { recapEmailDay, requestRecap, setRecapEmailDay } from '../domain/recaps.js';
@@ -19,7 +19,7 @@ function sendHtml(reply: FastifyReply, status: number, html: string): FastifyRep
 
 const dayParam = () =>
   z.unknown().transform((raw, ctx): Day | '' => {
-    const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    const v = lastValue(raw);
     const day = typeof v === 'string' ? v.trim().toLowerCase() : null;
     if (day === '' || (day !== null && (DAYS as readonly string[]).includes(day))) return day as Day | '';
     ctx.addIssue({ code: 'custom', message: 'must be a day of the week (monday … sunday) or "" for off' });

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, notFound } from '@murmur/core';
-import { zParam, defineRoute } from '@murmur/http';
+import { zParam, defineRoute, lastValue } from '@murmur/http';
 import type { ReaderContext } from '../domain/context.js';
 import { subscriptionJson } from '../domain/subscription-json.js';
 import {
@@ -24,9 +24,13 @@ const TITLE_MAX = 255;
 /** `title`: required, 1–255 characters after trimming. */
 const titleParam = () =>
   z.unknown().transform((raw, ctx): string => {
-    const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-    const text = typeof v === 'string' ? v.trim() : '';
-    if (typeof v !== 'string' || text === '' || text.includes('\u0000') || text.length > TITLE_MAX) {
+    const v = lastValue(raw);
+    if (typeof v !== 'string') {
+      ctx.addIssue({ code: 'custom', message: 'Must be a string' });
+      return z.NEVER;
+    }
+    const text = v.trim();
+    if (text === '' || text.includes('\u0000') || text.length > TITLE_MAX) {
       ctx.addIssue({ code: 'custom', message: `Must be 1 to ${TITLE_MAX} characters` });
       return z.NEVER;
     }
@@ -72,7 +76,7 @@ export function registerSubscriptionRoutes(scope: FastifyInstance, ctx: ReaderCo
     handler: async ({ input, auth, reply }) => {
       // Some clients send `url`; `feed_url` is the documented name.
       const raw = input.feed_url ?? input.url;
-      const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+      const value = lastValue(raw);
       if (value === undefined || value === null || value === '') {
         throw badRequest('Missing parameter: feed_url', 'feed_url');
       }

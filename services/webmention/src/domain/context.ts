@@ -2,7 +2,7 @@
 // the job queue, the safe fetcher, the store-backed limits and the clock.
 import type { Bus } from '@murmur/bus';
 import type { Clock, Logger } from '@murmur/core';
-import type { SafeFetcher } from '@murmur/fetch';
+import type { ParserThread, SafeFetcher } from '@murmur/fetch';
 import type { Limits } from '@murmur/http';
 import type { JobQueue, Outbox } from '@murmur/jobs';
 import type { WebmentionConfig } from '../config.js';
@@ -27,4 +27,6 @@ export interface WebmentionContext {
   responses: ResponseCache;
   /** One verification fetch per source host at a time. */
   hostTurns: HostTurns;
+  /** Runs domain/parse-tasks.ts off the event loop, with a time budget. */
+  parser: ParserThread;
 }

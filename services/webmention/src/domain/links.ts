@@ -1,9 +1,11 @@
 // Does the source link to the target? (docs/api/webmention.md, "Verification"). HTML is read with a
-// real parser (htmlparser2), so links inside comments, escaped markup or plain text never count; JSON
-// counts any string value equal to the target; text/plain counts a substring; other types never link.
-// Also the endpoint discovery of the sending side, on the same parser.
-import { Parser } from 'htmlparser2';
-import { capHtmlNesting } from '@murmur/fetch';
+// real tokenizer (the platform's sliced tag scan, on htmlparser2's), so links inside comments, escaped
+// markup or plain text never count; JSON counts any string value equal to the target; text/plain
+// counts a substring; other types never link. Also the endpoint discovery of the sending side, on the
+// same scan. Every reading yields to the event loop as it goes (docs/security.md, "Parsing fetched
+// documents"): a hostile source holds it no longer than a slice.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { scanHtml } from '@murmur/fetch';
 import { sameUrl, withoutFragment } from './urls.js';
 
 const HREF_ELEMENTS = new Set(['a', 'area', 'link']);
@@ -20,7 +22,7 @@ export function kindOf(contentType: string | undefined): SourceKind {
   return 'other';
 }
 
-interface ParsedLinks {
+export interface ParsedLinks {
   /** Raw attribute values in document order. */
   values: string[];
   /** The first `<base href>`, if any. */
@@ -30,36 +32,38 @@ interface ParsedLinks {
   title: string;
 }
 
-function scan(html: string): ParsedLinks {
+/**
+ * The links, base, webmention endpoints and title of an HTML page. `untilEndpoint` stops at the first
+ * webmention endpoint with an href (the sending side needs no more).
+ */
+export async function scanLinks(html: string, untilEndpoint = false): Promise<ParsedLinks> {
   const out: ParsedLinks = { values: [], base: undefined, webmention: [], title: '' };
   let inTitle = false;
   let titleDone = false;
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        if (name === 'base' && out.base === undefined && attrs.href !== undefined) out.base = attrs.href;
-        if (HREF_ELEMENTS.has(name) && attrs.href !== undefined) out.values.push(attrs.href);
-        if (SRC_ELEMENTS.has(name) && attrs.src !== undefined) out.values.push(attrs.src);
-        if ((name === 'a' || name === 'link') && attrs.rel !== undefined) {
-          const rels = attrs.rel.toLowerCase().split(/[\t\n\f\r ]+/);
-          if (rels.includes('webmention')) out.webmention.push(attrs.href ?? null);
+  await scanHtml(html, {
+    onopentag(name, attrs) {
+      if (name === 'base' && out.base === undefined && attrs.href !== undefined) out.base = attrs.href;
+      if (HREF_ELEMENTS.has(name) && attrs.href !== undefined) out.values.push(attrs.href);
+      if (SRC_ELEMENTS.has(name) && attrs.src !== undefined) out.values.push(attrs.src);
+      if ((name === 'a' || name === 'link') && attrs.rel !== undefined) {
+        const rels = attrs.rel.toLowerCase().split(/[\t\n\f\r ]+/);
+        if (rels.includes('webmention')) {
+          out.webmention.push(attrs.href ?? null);
+          if (untilEndpoint && attrs.href !== undefined) return false;
         }
-        if (name === 'title' && !titleDone) inTitle = true;
-      },
-      ontext(text) {
-        if (inTitle) out.title += text;
-      },
-      onclosetag(name) {
-        if (name === 'title' && inTitle) {
-          inTitle = false;
-          titleDone = true;
-        }
-      },
+      }
+      if (name === 'title' && !titleDone) inTitle = true;
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(capHtmlNesting(html));
-  parser.end();
+    ontext(text) {
+      if (inTitle) out.title += text;
+    },
+    onclosetag(name) {
+      if (name === 'title' && inTitle) {
+        inTitle = false;
+        titleDone = true;
+      }
+    },
+  });
   out.title = out.title.replace(/\s+/g, ' ').trim();
   return out;
 }
@@ -77,43 +81,55 @@ function baseOf(parsed: ParsedLinks, finalUrl: string): string {
   return (parsed.base !== undefined ? resolve(parsed.base, finalUrl) : undefined) ?? finalUrl;
 }
 
-export function htmlLinksTo(html: string, finalUrl: string, target: string): boolean {
-  const parsed = scan(html);
+/** URLs compared with the target per turn of the event loop (each comparison parses URLs). */
+const URLS_PER_TURN = 2000;
+
+/** Whether the scanned page links `target` (resolved against its base and `finalUrl`). */
+export async function htmlLinksTo(parsed: ParsedLinks, finalUrl: string, target: string): Promise<boolean> {
   const base = baseOf(parsed, finalUrl);
   const wanted = withoutFragment(new URL(target));
-  return parsed.values.some((value) => {
-    const url = resolve(value, base);
-    return url !== undefined && sameUrl(url, wanted);
-  });
+  for (let i = 0; i < parsed.values.length; i++) {
+    const url = resolve(parsed.values[i]!, base);
+    if (url !== undefined && sameUrl(url, wanted)) return true;
+    if ((i + 1) % URLS_PER_TURN === 0) await nextTurn();
+  }
+  return false;
 }
 
-export function htmlTitle(html: string): string {
-  return scan(html).title;
-}
-
-export function jsonLinksTo(text: string, target: string): boolean {
+export async function jsonLinksTo(text: string, target: string): Promise<boolean> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch {
     return false;
   }
-  // Iterative walk: a deeply nested document cannot exhaust the stack.
+  // Iterative walk: a deeply nested document cannot exhaust the stack; a turn of the event loop every
+  // URLS_PER_TURN strings.
   const stack: unknown[] = [doc];
+  let compared = 0;
   while (stack.length > 0) {
     const value = stack.pop();
     if (typeof value === 'string') {
       if (value === target || sameUrl(value, target)) return true;
-    } else if (Array.isArray(value)) stack.push(...value);
-    else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
+      if (++compared % URLS_PER_TURN === 0) await nextTurn();
+    } else if (Array.isArray(value)) for (const item of value) stack.push(item);
+    else if (value !== null && typeof value === 'object')
+      for (const item of Object.values(value)) stack.push(item);
   }
   return false;
 }
 
-export function linksTo(kind: SourceKind, body: string, finalUrl: string, target: string): boolean {
+/** Whether the source (of `kind`, its body `body`, fetched from `finalUrl`) links `target`. */
+export async function linksTo(
+  kind: SourceKind,
+  body: string | ParsedLinks,
+  finalUrl: string,
+  target: string,
+): Promise<boolean> {
+  if (typeof body !== 'string') return htmlLinksTo(body, finalUrl, target);
   switch (kind) {
     case 'html':
-      return htmlLinksTo(body, finalUrl, target);
+      return htmlLinksTo(await scanLinks(body), finalUrl, target);
     case 'json':
       return jsonLinksTo(body, target);
     case 'text':
@@ -144,8 +160,8 @@ export function linkHeaderEndpoints(header: string | undefined, base: string): s
 }
 
 /** The first `<link>`/`<a rel="webmention">` with an href, resolved (an empty href is the page). */
-export function htmlEndpoint(html: string, finalUrl: string): string | undefined {
-  const parsed = scan(html);
+export async function htmlEndpoint(html: string, finalUrl: string): Promise<string | undefined> {
+  const parsed = await scanLinks(html, true);
   const base = baseOf(parsed, finalUrl);
   for (const href of parsed.webmention) {
     if (href === null) continue;
@@ -156,21 +172,16 @@ export function htmlEndpoint(html: string, finalUrl: string): string | undefined
 }
 
 /** Absolute http(s) links (`<a href>`) of one of our posts' HTML, fragments removed, in order. */
-export function outgoingLinks(html: string, base: string): string[] {
+export async function outgoingLinks(html: string, base: string): Promise<string[]> {
   const links: string[] = [];
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        if (name === 'a' && attrs.href !== undefined) {
-          const url = resolve(attrs.href, base);
-          if (url !== undefined && /^https?:$/.test(new URL(url).protocol))
-            links.push(withoutFragment(new URL(url)));
-        }
-      },
+  await scanHtml(html, {
+    onopentag(name, attrs) {
+      if (name === 'a' && attrs.href !== undefined) {
+        const url = resolve(attrs.href, base);
+        if (url !== undefined && /^https?:$/.test(new URL(url).protocol))
+          links.push(withoutFragment(new URL(url)));
+      }
     },
-    { decodeEntities: true },
-  );
-  parser.write(capHtmlNesting(html));
-  parser.end();
+  });
   return [...new Set(links)];
 }

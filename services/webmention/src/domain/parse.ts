@@ -216,8 +216,11 @@ export function parseHtmlMention(
   };
 }
 
-/** JSON and text sources: a plain mention by the source's host, without content. */
-export function plainMention(source: string): ParsedMention {
+/**
+ * JSON and text sources, and an HTML source too costly to parse: a plain mention by the source's host,
+ * without content (with the page's title when it has one).
+ */
+export function plainMention(source: string, title = ''): ParsedMention {
   const u = new URL(source);
   return {
     type: 'mention',
@@ -225,6 +228,7 @@ export function plainMention(source: string): ParsedMention {
     author: { name: u.host, url: `${u.origin}/` },
     contentHtml: '',
     contentText: '',
+    ...(title ? { name: cutText(title).text } : {}),
     publishedMs: undefined,
   };
 }

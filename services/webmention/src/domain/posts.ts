@@ -17,7 +17,7 @@ export async function applyPostEvent(
   const post = event.data;
   const permalink = withoutFragment(new URL(post.url));
   // A deleted post's event carries its last public copy: its links are the receivers to tell.
-  const links = outgoingLinks(post.contentHtml, permalink).filter((l) => l !== permalink);
+  const links = (await outgoingLinks(post.contentHtml, permalink)).filter((l) => l !== permalink);
   const previous = await ctx.store.applyPost({
     _id: post.id,
     userId: post.userId,

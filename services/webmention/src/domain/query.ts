@@ -4,19 +4,23 @@
 // a conditional GET that matches reads no mention.
 import { createHash } from 'node:crypto';
 import { badRequest } from '@murmur/core';
+import { lastValue as lastOf } from '@murmur/http';
 import type { WebmentionContext } from './context.js';
 import { FORMATS, jf2Feed, jsonFeed, mf2Document, type Format } from './mention-json.js';
 import { checkHttpUrl, schemelessKey, withoutFragment } from './urls.js';
 
 export const MAX_MENTIONS = 500;
 
-function lastValue(raw: unknown): string | undefined {
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  return value === undefined || value === null ? undefined : String(value);
+/** The last of a repeated name, as text; a JSON array or object is no value of any parameter here. */
+function lastValue(raw: unknown, name: string): string | undefined {
+  const value = lastOf(raw);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object') throw badRequest(`${name} must be a string`, name);
+  return String(value);
 }
 
 function intParam(name: string, raw: unknown, min: number): number | undefined {
-  const text = lastValue(raw);
+  const text = lastValue(raw, name);
   if (text === undefined || text === '') return undefined;
   if (!/^-?\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
     throw badRequest(`${name} must be an integer of at least ${min}`, name);
@@ -33,11 +37,11 @@ export interface MentionQuery {
 }
 
 export function parseQuery(params: Record<string, unknown>): MentionQuery {
-  const raw = lastValue(params.target)?.trim();
+  const raw = lastValue(params.target, 'target')?.trim();
   if (raw === undefined || raw === '') throw badRequest('target is required', 'target');
   const checked = checkHttpUrl('target', raw);
   if (!checked.ok) throw badRequest(checked.reason, 'target');
-  const formatText = lastValue(params.format)?.trim().toLowerCase() || 'jsonfeed';
+  const formatText = lastValue(params.format, 'format')?.trim().toLowerCase() || 'jsonfeed';
   if (!(FORMATS as readonly string[]).includes(formatText)) {
     throw badRequest('format must be one of jsonfeed, jf2, microformats, mf2', 'format');
   }

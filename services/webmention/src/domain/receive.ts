@@ -2,20 +2,26 @@
 // each refusal a one-line reason (the route renders it as text/plain), then one verification job per
 // (source, target) while one is pending. Nothing from the source is read here.
 import { badRequest } from '@murmur/core';
+import { literalAddressRefusal } from '@murmur/fetch';
+import { lastValue as lastOf } from '@murmur/http';
 import { enqueueJob } from '@murmur/jobs';
 import { pairId } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
 import { verifyMentionJob } from './jobs.js';
 import { ownerOfTarget } from './targets.js';
-import { checkHttpUrl, literalAddressRefusal, schemelessKey, withoutFragment } from './urls.js';
+import { checkHttpUrl, schemelessKey, withoutFragment } from './urls.js';
 
 export const NOT_OURS = 'target is not a resource of this service';
 export const NOT_ACCEPTED = 'source is not accepted by this service';
 
-/** The last value of a parameter (docs/api/conventions.md: repeated names, last wins); undefined when absent. */
-function lastValue(raw: unknown): string | undefined {
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+/**
+ * The last value of a parameter (docs/api/conventions.md: repeated names, last wins); undefined when
+ * absent. A JSON array or object is refused: it is no URL.
+ */
+function lastValue(raw: unknown, name: string): string | undefined {
+  const value = lastOf(raw);
   if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object') throw badRequest(`${name} must be a string`, name);
   if (typeof value !== 'string') return String(value);
   return value;
 }
@@ -31,8 +37,8 @@ export async function checkPair(
   ctx: WebmentionContext,
   params: Record<string, unknown>,
 ): Promise<ReceivedPair & { sourceHost: string }> {
-  const rawSource = lastValue(params.source)?.trim();
-  const rawTarget = lastValue(params.target)?.trim();
+  const rawSource = lastValue(params.source, 'source')?.trim();
+  const rawTarget = lastValue(params.target, 'target')?.trim();
   if (rawSource === undefined || rawSource === '') throw badRequest('source is required', 'source');
   if (rawTarget === undefined || rawTarget === '') throw badRequest('target is required', 'target');
   if (rawSource.includes('\u0000') || rawTarget.includes('\u0000')) {
@@ -42,8 +48,10 @@ export async function checkPair(
   if (!source.ok) throw badRequest(source.reason, 'source');
   const target = checkHttpUrl('target', rawTarget);
   if (!target.ok) throw badRequest(target.reason, 'target');
-  const refusal = literalAddressRefusal(source.url);
-  if (refusal !== undefined)
+  // The address literal on its own (whatever the port or user info), under the fetcher's policy: what
+  // the fetch would refuse is refused now, and what the operator allows (OUTBOUND_ALLOW_PRIVATE,
+  // OUTBOUND_ALLOW_HOSTS) is accepted now. Host names are checked when the fetcher resolves them.
+  if (literalAddressRefusal(source.url, ctx.fetcher.policy) !== undefined)
     throw badRequest('source must not be a loopback, private or link-local address', 'source');
 
   const sourceUrl = withoutFragment(source.url);

@@ -1,7 +1,7 @@
 // The URL rules of POST /webmention (docs/api/webmention.md, "Receiving"): absolute http(s) with a host,
-// at most 2048 characters, a source host that is not a literal loopback/private/link-local address,
-// compared without fragments. Pure functions.
-import { assertFetchableUrl, FetchBlockedError, MAX_URL_LENGTH } from '@murmur/fetch';
+// at most 2048 characters, compared without fragments. Pure functions. (The source's address literal is
+// judged by the fetcher's own policy: receive.ts.)
+import { MAX_URL_LENGTH } from '@murmur/fetch';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -23,28 +23,6 @@ export function checkHttpUrl(name: string, value: string): UrlCheck {
     return { ok: false, reason: `${name} is longer than ${MAX_URL_LENGTH} characters` };
   }
   return { ok: true, url };
-}
-
-/**
- * Whether the host is a literal address we would never fetch (loopback, private, link-local,
- * unspecified, in any of the forms WHATWG URL parsing normalises). Host names are not resolved here:
- * the safe fetcher checks them again when it connects.
- */
-export function literalAddressRefusal(url: URL): string | undefined {
-  // WHATWG parsing turns every IPv4 form (decimal, octal, hex) into a dotted quad and brackets IPv6,
-  // so a host of any other shape is a name: nothing to check before we fetch.
-  if (!url.hostname.startsWith('[') && !/^\d+\.\d+\.\d+\.\d+$/.test(url.hostname)) return undefined;
-  try {
-    assertFetchableUrl(url, { allowPrivate: false, allowHosts: [] });
-    return undefined;
-  } catch (err) {
-    if (err instanceof FetchBlockedError) {
-      // Only the address rule matters here; scheme and length were checked already, and a port is the
-      // sender's business until we fetch (the fetcher refuses it then).
-      return /address|not a public/i.test(err.message) ? err.message : undefined;
-    }
-    throw err;
-  }
 }
 
 /** The URL as stored and compared: WHATWG serialisation without the fragment. */

@@ -9,16 +9,25 @@ import {
   FetchBlockedError,
   FetchRedirectError,
   FetchTooLargeError,
+  ParseBusyError,
+  ParseError,
   type FetchResponse,
 } from '@murmur/fetch';
 import { type Job } from '@murmur/jobs';
 import { pairId, type MentionDoc, type MentionStatus } from '../store/index.js';
 import type { WebmentionContext } from './context.js';
 import { recordDeleted, recordVerified } from './events.js';
-import { htmlTitle, kindOf, linksTo } from './links.js';
-import { parseHtmlMention, plainMention, type ParsedMention } from './parse.js';
+import { kindOf, linksTo, scanLinks } from './links.js';
+import { plainMention, type ParsedMention } from './parse.js';
+import type { MentionSource } from './parse-tasks.js';
 import { ownerOfTarget } from './targets.js';
 import { schemelessKey } from './urls.js';
+
+/**
+ * CPU time the microformats parse of one source may take (in the parser thread); a source needing more
+ * is kept as a plain mention with its title (docs/api/webmention.md, "Parsing").
+ */
+export const MENTION_PARSE_TIMEOUT_MS = 5_000;
 
 export const SOURCE_ACCEPT =
   'text/html, application/xhtml+xml;q=0.9, application/json;q=0.8, text/plain;q=0.7, */*;q=0.1';
@@ -215,8 +224,19 @@ export async function verifyMention(
 
   const kind = kindOf(res.headers['content-type']);
   const body = kind === 'other' ? '' : decode(res);
-  if (!linksTo(kind, body, res.url, target)) return remove(ctx, doc, 'no_link');
-  const parsed =
-    kind === 'html' ? parseHtmlMention(body, res.url, source, target, htmlTitle(body)) : plainMention(source);
+  const links = kind === 'html' ? await scanLinks(body) : undefined;
+  if (!(await linksTo(kind, links ?? body, res.url, target))) return remove(ctx, doc, 'no_link');
+  if (!links) return upsert(ctx, doc, plainMention(source));
+  const input: MentionSource = { html: body, finalUrl: res.url, source, target, title: links.title };
+  let parsed: ParsedMention;
+  try {
+    parsed = await ctx.parser.run<ParsedMention>('parseMention', input);
+  } catch (err) {
+    if (err instanceof ParseBusyError) return transient(ctx, doc, job, err.message);
+    if (!(err instanceof ParseError)) throw err;
+    // Too costly to parse (or it broke the parser): the mention stands, without content.
+    ctx.logger.warn({ source, reason: err.message }, 'webmention source not parsed');
+    parsed = plainMention(source, links.title);
+  }
   await upsert(ctx, doc, parsed);
 }
