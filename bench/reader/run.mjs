@@ -18,6 +18,7 @@ import {
   BenchError,
   flag,
   forkServer,
+  loadavg,
   log,
   machine,
   mib,
@@ -27,6 +28,7 @@ import {
 } from '../lib/cli.mjs';
 import { startFeedHosts } from './feeds.mjs';
 import { parsePhase } from './parse.mjs';
+import { workDelta } from '../lib/work.mjs';
 import { client, entryCount, logReadTargets, measureReads, TARGETS } from './reads.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -38,11 +40,13 @@ const POLL_FEEDS = Number(option('poll-feeds', '1000'));
 const STORE = option('store', 'file');
 /** V8's old-space cap for the server process (MiB); 0 leaves V8's default (a quarter of the machine's memory). */
 const SERVER_HEAP_MB = Number(option('server-heap', '640'));
+/** A directory for V8 CPU profiles of the server processes (`node --cpu-prof`), for DevTools. */
+const CPU_PROF_DIR = option('cpu-prof', '');
 
 /** The system under test in its own process (so its memory is its own). */
 function startServer(dataDir, adminToken) {
   return forkServer(join(here, 'server.mjs'), {
-    execArgv: serverExecArgv({ heapMb: SERVER_HEAP_MB }),
+    execArgv: serverExecArgv({ heapMb: SERVER_HEAP_MB, cpuProfDir: CPU_PROF_DIR }),
     env: {
       BENCH_DATA_DIR: dataDir,
       BENCH_STORE: STORE,
@@ -136,6 +140,33 @@ async function readsPhase() {
   }
 }
 
+/** Work per feed (bench/lib/work.mjs), rounded; the reader's own database is the `file` store's. */
+function perFeed(delta, feeds) {
+  const round = (n) => Math.round((n / feeds) * 100) / 100;
+  const reader = Object.entries(delta.statements)
+    .filter(([db]) => db.includes('/reader/'))
+    .reduce((s, [, n]) => s + n, 0);
+  return {
+    cpuMs: round(delta.cpuMs),
+    statements: round(delta.statementsTotal),
+    readerStatements: round(reader),
+    commits: round(delta.commitsTotal),
+    fsyncs: round(delta.fsyncs),
+  };
+}
+
+/** With --statements: the SQL statements run most, per polled feed. */
+function logStatements(phase, delta) {
+  if (!flag('statements')) return;
+  log(`  ${phase}: statements per feed, most run first`);
+  for (const [sql, n] of Object.entries(delta.sources)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 25))
+    log(
+      `    ${(n / POLL_FEEDS).toFixed(2)} × ${sql.replace(/^\S*\/([^/]+\/store\.sqlite)/, '$1').slice(0, 160)}`,
+    );
+}
+
 async function pollPhase() {
   const adminToken = randomBytes(24).toString('base64url');
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-bench-poll-'));
@@ -143,18 +174,26 @@ async function pollPhase() {
   const server = await startServer(dataDir, adminToken);
   try {
     const call = client(server, await createUser(server, adminToken, 'poller'));
-    log(`polling: subscribing to ${POLL_FEEDS} feeds (each a first fetch, parse and store)…`);
+    log(
+      `polling: subscribing to ${POLL_FEEDS} feeds (each a first fetch, parse and store)… load ${loadavg()}`,
+    );
+    const work = () => server.ask('work', 'work');
+    const subWork = await work();
     const subStart = performance.now();
     const subs = [];
     await pool(POLL_FEEDS, 8, async (i) => {
       subs[i] = (await call('POST', '/feeds/v2/subscriptions.json', { feed_url: hosts.url(i) })).json();
     });
     const subscribeMinutes = (performance.now() - subStart) / 60_000;
+    const subscribeDelta = workDelta(subWork, await work());
+    const subscribeWork = perFeed(subscribeDelta, POLL_FEEDS);
+    logStatements('subscribe', subscribeDelta);
     const count = async () =>
       Number((await call('GET', '/feeds/v2/entries.json?per_page=1')).headers.get('x-feedbin-record-count'));
     const before = await count();
     for (let i = 0; i < POLL_FEEDS; i++) hosts.bump(i);
     const requestsBefore = hosts.requests();
+    const pollWork = await work();
     const pollStart = performance.now();
     // update.json queues the refresh job of each feed: every one finds 5 new items.
     await pool(POLL_FEEDS, 8, (i) => call('POST', `/feeds/v2/subscriptions/${subs[i].id}/update.json`));
@@ -166,6 +205,9 @@ async function pollPhase() {
       await new Promise((r) => setTimeout(r, 250));
     }
     const pollMinutes = (performance.now() - pollStart) / 60_000;
+    const repollDelta = workDelta(pollWork, await work());
+    const repollWork = perFeed(repollDelta, POLL_FEEDS);
+    logStatements('re-poll', repollDelta);
     const memory = await server.memory();
     const result = {
       feeds: POLL_FEEDS,
@@ -174,11 +216,22 @@ async function pollPhase() {
       pollPerMinute: Math.round(POLL_FEEDS / pollMinutes),
       pollSeconds: Math.round(pollMinutes * 600) / 10,
       rssMiB: mib(memory.rss),
+      subscribeWork,
+      repollWork,
+      load: loadavg(),
     };
     log(
       `  subscribe (first fetch): ${result.subscribePerMinute} feeds/min; poll with new items: ` +
-        `${result.pollPerMinute} feeds/min (${POLL_FEEDS} feeds in ${result.pollSeconds} s); RSS ${result.rssMiB} MiB`,
+        `${result.pollPerMinute} feeds/min (${POLL_FEEDS} feeds in ${result.pollSeconds} s); RSS ${result.rssMiB} MiB; load ${result.load}`,
     );
+    for (const [name, w] of [
+      ['subscribe', subscribeWork],
+      ['re-poll', repollWork],
+    ])
+      log(
+        `  ${name}, per feed: server CPU ${w.cpuMs} ms; SQLite statements ${w.statements} ` +
+          `(reader's file ${w.readerStatements}); COMMITs ${w.commits}; fsyncs ${w.fsyncs}`,
+      );
     return result;
   } finally {
     await server.stop().catch(() => undefined);

@@ -4,6 +4,10 @@
 // Started by run.mjs with `fork`; it reports its URLs over IPC and answers `memory` requests.
 import { performance } from 'node:perf_hooks';
 import { loadBuilt, sendMemory } from '../lib/server.mjs';
+import { installWorkCounters, workSnapshot } from '../lib/work.mjs';
+
+// Statements, COMMITs and fsyncs are counted for run.mjs's per-feed work (bench/lib/work.mjs).
+await installWorkCounters();
 
 const load = (path) => loadBuilt(path, { hint: 'see bench/reader/README.md' });
 // What these scripts use of the libs: createLogger, loadConfig, formatOffsetTime (core); startService,
@@ -62,6 +66,7 @@ const address = gateway.server.address();
 
 process.on('message', async (message) => {
   if (message === 'memory') sendMemory();
+  if (message === 'work') process.send({ work: workSnapshot() });
   if (message === 'stop') {
     await gateway.close();
     await reader.stop();

@@ -157,6 +157,8 @@ export class EmbeddedStore implements Store {
   readonly kind = 'embedded' as const;
   private closed: Promise<void> | undefined;
   private readonly collections = new Map<string, Collection>();
+  /** Collections asked for as relaxed by any caller of this store. */
+  private readonly relaxed = new Set<string>();
 
   private constructor(private readonly database: EmbeddedDatabase) {}
 
@@ -176,11 +178,13 @@ export class EmbeddedStore implements Store {
     if (!COLLECTION_NAME.test(name) || name.startsWith('system.')) {
       throw new Error(`invalid collection name ${JSON.stringify(name)}`);
     }
+    // Relaxed once, relaxed for the process (CollectionOptions), even when a handle was made before.
+    if (options.durability === 'relaxed') this.relaxed.add(name);
     let handle = this.collections.get(name);
     if (!handle) {
       handle = new EmbeddedCollection(name, () => {
         if (this.closed) throw new Error('store is closed');
-        return this.database.core(name, options);
+        return this.database.core(name, this.relaxed.has(name) ? { durability: 'relaxed' } : {});
       });
       this.collections.set(name, handle);
     }

@@ -89,6 +89,13 @@ export class SqliteFile {
   private next: Promise<void> | undefined;
   /** Set once an fsync failed: what is on disk is unknown, so nothing more is acknowledged. */
   private broken: Error | undefined;
+  /**
+   * SQLite's `total_changes()` when the last successful fsync started (-1: none yet). The same count
+   * at the next `durable()` means nothing was written since, so there is nothing to sync: a write
+   * that changed nothing (a job queue's claim finding no job) is acknowledged without an fsync.
+   */
+  private syncedChanges = -1;
+  private readonly totalChanges: BetterSqlite3.Statement;
 
   constructor(
     readonly path: string,
@@ -116,6 +123,7 @@ export class SqliteFile {
     this.begin = this.db.prepare('BEGIN');
     this.commit = this.db.prepare('COMMIT');
     this.rollback = this.db.prepare('ROLLBACK');
+    this.totalChanges = this.db.prepare('SELECT total_changes() AS n').pluck();
   }
 
   /**
@@ -247,7 +255,13 @@ export class SqliteFile {
       // writes wait for this fsync, means those writes are not on disk.
       this.endTurn();
       if (this.broken) throw this.broken;
-      const run = this.syncOnce();
+      // Rows changed by any statement since the last fsync started (counted even when a savepoint
+      // undid them, which only costs an fsync more); none: everything committed is on disk already.
+      const changes = this.totalChanges.get() as number;
+      if (changes === this.syncedChanges) return;
+      const run = this.syncOnce().then(() => {
+        this.syncedChanges = Math.max(this.syncedChanges, changes);
+      });
       const settled: Promise<void> = run.then(
         () => this.ended(settled),
         () => this.ended(settled),

@@ -31,4 +31,22 @@ describe('relaxed durability on the embedded store', () => {
     expect(acknowledged).toBe(true);
     expect(await posts.findOne({ _id: 'p1' })).toEqual({ _id: 'p1', title: 'kept' });
   });
+
+  it('a collection asked for as relaxed after someone opened it durable is relaxed from then on', async () => {
+    const store = await scratch.open();
+    // Another part of the service (a library's id helper) opened it first, without options.
+    const first = store.collection<{ _id: string; n: number }>('counters');
+    await first.insertOne({ _id: 'warm', n: 0 });
+    const counters = store.collection<{ _id: string; n: number }>('counters', { durability: 'relaxed' });
+
+    const held = await scratch.hold();
+    let acknowledged = false;
+    const write = counters
+      .findOneAndUpdate({ _id: 'a' }, { $inc: { n: 1 } }, { upsert: true })
+      .then(() => (acknowledged = true));
+    await turns(20);
+    expect(acknowledged).toBe(true);
+    held.release();
+    await write;
+  });
 });

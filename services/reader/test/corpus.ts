@@ -334,7 +334,7 @@ export const CORPUS: CorpusCase[] = [
       ['Slashed', '2020-01-10T14:33:00.000000Z'],
       ['W3C-DTF in pubDate', '2026-11-07T06:00:00.250000Z'],
       ['Day only', '2026-11-08T00:00:00.000000Z'],
-      ['Email and creator', '2026-11-09T08:00:00.000000Z', 'Pat, Sam'],
+      ['Email and creator', '2026-11-09T08:00:00.000000Z', 'Sam'],
     ] as const
   ).map(([title, published, author]) => ({
     name: `date: ${title}`,
@@ -581,6 +581,50 @@ export const CORPUS: CorpusCase[] = [
     contentType: 'application/atom+xml',
     entry: { title: 'Its own author', url: 'https://feedauthors.example/2', author: 'Gil' },
   },
+  // Authors: one vocabulary by precedence (Atom author, dc:creator, dc:author, RSS author,
+  // itunes:author), its repeated elements joined; never names from two vocabularies (issue 36).
+  ...(
+    [
+      ['Creator then show', 'Marco Arment'],
+      ['Show then creator', 'Casey Liss'],
+      ['Show only', 'ATP'],
+      ['Address and creator', 'Sam'],
+      ['Address and show', 'John Siracusa'],
+      ['Two creators and a show', 'Ann, Ben'],
+      ['Atom author in RSS', 'Eve'],
+    ] as const
+  ).map(([title, author]) => ({
+    name: `RSS author by precedence: ${title}`,
+    body: file('authors-precedence.xml'),
+    contentType: XML,
+    pick: title,
+    entry: { author },
+  })),
+  ...(
+    [
+      ['Two authors and a creator', 'Ann, Ben'],
+      ['A creator only', 'Dee'],
+    ] as const
+  ).map(([title, author]) => ({
+    name: `Atom author by precedence: ${title}`,
+    body: file('authors-precedence-atom.xml'),
+    contentType: 'application/atom+xml',
+    pick: title,
+    entry: { author },
+  })),
+  ...(
+    [
+      ['Authors and author', 'Ada, Grace'],
+      ['Author only', 'Lin'],
+      ['No author of its own', 'Feed Writer, Feed Editor'],
+    ] as const
+  ).map(([title, author]) => ({
+    name: `JSON Feed author by precedence: ${title}`,
+    body: file('json-feed-authors-precedence.json'),
+    contentType: 'application/feed+json',
+    pick: title,
+    entry: { author },
+  })),
   {
     name: 'neither the channel dc:creator nor an item dc:publisher is the item author',
     body: file('rss-channel-creator.xml'),

@@ -108,7 +108,9 @@ export async function startReader(
   const clock = new TestClock();
   const busUrl = `memory:reader-test-${randomUUID()}`;
   const bus = await connectBus(busUrl, { service: 'reader', logger });
-  const store = await openStore('memory:', { service: 'reader' });
+  // A test may give a `file:` store (to count its fsyncs); the default is a memory one.
+  const storeUrl = env.STORE_URL ?? 'memory:';
+  const store = await openStore(storeUrl, { service: 'reader' });
   const fakeIdentity = await TestIdentity.start(bus);
   let ctx: ReaderContext | undefined;
   const service = await startService(
@@ -123,7 +125,7 @@ export async function startReader(
     }),
     {
       env: {
-        STORE_URL: 'memory:',
+        STORE_URL: storeUrl,
         BUS_URL: busUrl,
         PUBLIC_URL,
         LOG_LEVEL: 'silent',

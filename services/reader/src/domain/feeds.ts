@@ -30,7 +30,6 @@ export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed)
 
   const feedId = await nextId(ctx.store.raw, 'feeds');
   const fields = entryFieldsOf(found.feed.items, found.url);
-  const { added } = await storeEntries(ctx, feedId, fields);
   const now = ctx.clock.nowDate();
   const interval = nextIntervalMinutes(
     intervalBounds(ctx),
@@ -58,18 +57,29 @@ export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed)
     createdAt: now,
     updatedAt: now,
   };
-  try {
-    await ctx.store.insertFeed(doc);
-  } catch (err) {
-    if (!(err instanceof DuplicateKeyError)) throw err;
+  // The record is written with the entries, after them (one step: one transaction on the embedded
+  // store, in this order on MongoDB), and the site's icon asked for.
+  let lost = false;
+  const { added } = await storeEntries(ctx, feedId, fields, {
+    alongside: async () => {
+      try {
+        await ctx.store.insertFeed(doc);
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+        lost = true;
+        return;
+      }
+      await ensureIcon(ctx, doc);
+    },
+  });
+  if (lost) {
     // Someone created the same feed meanwhile: ours never became visible, so it simply goes.
     await ctx.store.deleteEntries(added);
     await ctx.store.deleteTimeline(feedId);
     const winner = await ctx.store.feedByUrl(found.url);
-    if (!winner) throw err;
+    if (!winner) throw new Error(`feed ${found.url} was created meanwhile and is gone`);
     return winner;
   }
-  await ensureIcon(ctx, doc);
   return doc;
 }
 

@@ -1,7 +1,9 @@
 // Storing a feed's entries: new ones get ids and `created_at` from one counter and one clock (so ids
 // increase with arrival), join the feed's timeline and become unread for every subscriber; re-seen
 // ones are updated in place (no new unread). Only one writer per feed at a time: the refresh job
-// holds the feed's job key, and a brand-new feed is written before anyone else can see it.
+// holds the feed's job key, and a brand-new feed is written before anyone else can see it. So the
+// writes of one fetch, made as one step, conflict with nothing: on the embedded store they fail
+// together or not at all in practice (a broken store); the job is retried either way.
 import { createHash } from 'node:crypto';
 import type { EntryFields } from '../feeds/entries.js';
 import type { EntryDoc, ListName } from '../store/index.js';
@@ -20,64 +22,111 @@ export interface IngestResult {
   updated: number;
 }
 
-/** Entries in `fields` are newest first (document order); they are numbered oldest first. */
+export interface IngestOptions {
+  /**
+   * Written in the same step as the entries (ReaderStore.together: one transaction and one fsync
+   * wait on the embedded store; after them on MongoDB): the feed's record. Gets the new entries' ids.
+   */
+  alongside?: (added: number[]) => Promise<unknown>;
+  /**
+   * Tell the feed's subscribers, in that same step: the new entries become unread for each, and
+   * their views refresh when anything they show changed (an entry, or the feed when `feedChanged`).
+   */
+  announce?: { feedChanged: boolean };
+}
+
+/**
+ * Stores one fetch's entries. `fields` are newest first (document order); new ones are numbered
+ * oldest first. Everything is read first; then the changed entries, the new ones, the feed's
+ * timeline, `alongside` and the subscribers' unread ids are written as one step — one fsync wait
+ * for the whole fetch instead of one per entry and per subscriber (issue 38).
+ */
 export async function storeEntries(
   ctx: ReaderContext,
   feedId: number,
   fields: EntryFields[],
+  options: IngestOptions = {},
 ): Promise<IngestResult> {
-  if (fields.length === 0) return { added: [], updated: 0 };
-  const existing = await ctx.store.entriesOfFeedByKeys(
-    feedId,
-    fields.map((f) => f.key),
-  );
+  const existing =
+    fields.length === 0
+      ? []
+      : await ctx.store.entriesOfFeedByKeys(
+          feedId,
+          fields.map((f) => f.key),
+        );
   const byKey = new Map(existing.map((e) => [e.key, e]));
   const now = ctx.clock.nowDate();
 
-  let updated = 0;
+  const changed: { id: number; fields: Partial<EntryDoc> }[] = [];
   for (const f of fields) {
     const old = byKey.get(f.key);
     if (!old || old.hash === f.hash) continue;
     const { published, ...rest } = f;
-    await ctx.store.updateEntry(old._id, { ...rest, published: published ?? old.published, updatedAt: now });
-    updated++;
+    changed.push({ id: old._id, fields: { ...rest, published: published ?? old.published, updatedAt: now } });
   }
 
   let fresh = fields.filter((f) => !byKey.has(f.key)).reverse();
-  if (fresh.length === 0) return { added: [], updated };
   // Entries deleted by retention may still be listed by the feed; they do not come back as new.
-  const prunedKeys = await ctx.store.prunedKeysOfFeed(feedId);
-  if (prunedKeys && prunedKeys.keys.length > 0) {
-    const pruned = new Set(prunedKeys.keys);
-    fresh = fresh.filter((f) => !pruned.has(keyHash(f.key)));
-    if (fresh.length === 0) return { added: [], updated };
+  if (fresh.length > 0) {
+    const prunedKeys = await ctx.store.prunedKeysOfFeed(feedId);
+    if (prunedKeys && prunedKeys.keys.length > 0) {
+      const pruned = new Set(prunedKeys.keys);
+      fresh = fresh.filter((f) => !pruned.has(keyHash(f.key)));
+    }
   }
+  const announce = options.announce;
+  const subscribers = announce ? await ctx.store.subscribersOfFeed(feedId) : [];
+
+  const write = async (ids: number[], docs: EntryDoc[]): Promise<number[]> => {
+    const lists: ListName[] = announce?.feedChanged ? ['subscriptions'] : [];
+    const tell = announce !== undefined && (ids.length > 0 || changed.length > 0 || announce.feedChanged);
+    await ctx.store.together([
+      ...changed.map((c) => () => ctx.store.updateEntry(c.id, c.fields)),
+      ...(docs.length === 0
+        ? []
+        : [
+            () => ctx.store.insertEntries(docs),
+            () =>
+              ctx.store.appendToTimeline(
+                feedId,
+                ids,
+                docs.map((d) => d.createdAt),
+              ),
+          ]),
+      ...(options.alongside ? [() => options.alongside!(ids)] : []),
+      ...(tell
+        ? subscribers.map(
+            ({ userId }) =>
+              () =>
+                ids.length > 0 ? ctx.states.pushUnread(userId, ids, lists) : ctx.states.touch(userId, lists),
+          )
+        : []),
+    ]);
+    return ids;
+  };
+
+  if (fresh.length === 0) return { added: await write([], []), updated: changed.length };
   const added = await ctx.clock.stampBatch(
     fresh.length,
     (n) => ctx.store.reserveIds('entries', n),
-    async (ids, stamps) => {
-      const docs: EntryDoc[] = fresh.map((f, i) => {
-        const createdAt = Number(stamps[i]!);
-        return {
-          _id: ids[i]!,
-          feedId,
-          ...f,
-          published: f.published ?? createdAt,
-          createdAt,
-          updatedAt: now,
-          stars: 0,
-        };
-      });
-      await ctx.store.insertEntries(docs);
-      await ctx.store.appendToTimeline(
-        feedId,
+    (ids, stamps) =>
+      write(
         ids,
-        docs.map((d) => d.createdAt),
-      );
-      return ids;
-    },
+        fresh.map((f, i) => {
+          const createdAt = Number(stamps[i]!);
+          return {
+            _id: ids[i]!,
+            feedId,
+            ...f,
+            published: f.published ?? createdAt,
+            createdAt,
+            updatedAt: now,
+            stars: 0,
+          };
+        }),
+      ),
   );
-  return { added, updated };
+  return { added, updated: changed.length };
 }
 
 /**

@@ -102,17 +102,22 @@ export async function subscribe(ctx: ReaderContext, userId: number, url: string)
     if (!winner) throw err;
     return { kind: 'existing', subscription: viewOf(winner, feed) };
   }
-  await ctx.store.changeSubscriberCount(feed._id, 1);
   const timeline = await ctx.store.timelineOfFeed(feed._id);
   const newest = timeline ? timeline.ids.slice(-NEW_SUBSCRIPTION_UNREAD) : [];
-  // Written last: this increments the user's version, so views built before it rebuild.
-  const written = await ctx.states.change(
-    userId,
-    null,
-    (current) => ({ markUnread: newest.filter((id) => !current.unread.has(id)) }),
-    ['subscriptions'],
-  );
-  if (written === null) await ctx.states.touch(userId, ['subscriptions']);
+  // One step (one fsync wait on the embedded store, in this order on MongoDB). The state is written
+  // last: it increments the user's version, so views built before it rebuild.
+  await ctx.store.together([
+    () => ctx.store.changeSubscriberCount(feed._id, 1),
+    async () => {
+      const written = await ctx.states.change(
+        userId,
+        null,
+        (current) => ({ markUnread: newest.filter((id) => !current.unread.has(id)) }),
+        ['subscriptions'],
+      );
+      if (written === null) await ctx.states.touch(userId, ['subscriptions']);
+    },
+  ]);
   return { kind: 'created', subscription: viewOf(doc, feed) };
 }
 

@@ -52,7 +52,19 @@ function authorObject(v: unknown, base: string): Record<string, string> | null {
   return Object.keys(out).length > 0 ? out : null;
 }
 
-/** Every author's name joined with ", " (JSON Feed 1.1 `authors`, else 1.0 `author`); null when none. */
+function authorObjects(v: unknown, base: string): Array<Record<string, string>> | null {
+  if (!Array.isArray(v)) return null;
+  return v.map((a) => authorObject(a, base)).filter((a): a is Record<string, string> => a !== null);
+}
+
+/** The names of an item's or a feed's authors: 1.1's `authors`, else 1.0's `author`; null when none. */
+function authorsOf(holder: Json, base: string): string | null {
+  const authors = authorObjects(holder.authors, base);
+  const author = authorObject(holder.author, base);
+  return authorNames(authors && authors.length > 0 ? authors : author ? [author] : []);
+}
+
+/** Every author's name joined with ", " (duplicates once); null when none. */
 function authorNames(list: Array<Record<string, string>>): string | null {
   const names = [...new Set(list.map((a) => a.name).filter((n): n is string => n !== undefined))];
   return names.length === 0 ? null : truncateText(names.join(', '), 200);
@@ -82,9 +94,7 @@ function mapItem(item: Json, feedUrl: string): ParsedItem | null {
     const body = text(item.content_text, 5_000_000) ?? text(item.summary, 100_000);
     if (body !== null) contentHtml = `<p>${escapeHtml(body).replace(/\n{2,}/g, '</p><p>')}</p>`;
   }
-  const authors = Array.isArray(item.authors)
-    ? item.authors.map((a) => authorObject(a, base)).filter((a): a is Record<string, string> => a !== null)
-    : null;
+  const authors = authorObjects(item.authors, base);
   const author = authorObject(item.author, base);
   const published = text(item.date_published, 100) ?? text(item.date_modified, 100);
   const parsedDate = published === null ? null : parseTimestamp(published);
@@ -102,7 +112,7 @@ function mapItem(item: Json, feedUrl: string): ParsedItem | null {
     guid: id,
     link,
     title: plainTitle(item.title),
-    author: authorNames(authors && authors.length > 0 ? authors : author ? [author] : []),
+    author: authorsOf(item, base),
     contentHtml,
     published: parsedDate ? new Date(parsedDate.ms) : lenient,
     enclosure: enclosureOf(item.attachments, base),
@@ -127,5 +137,8 @@ export function parseJsonFeed(doc: unknown, feedUrl: string): ParsedFeed {
     .filter(isObject)
     .map((item) => mapItem(item, feedUrl))
     .filter((item): item is ParsedItem => item !== null);
+  // JSON Feed 1.1: an item that names no author has the feed's (`authors`, else 1.0's `author`).
+  const feedAuthors = authorsOf(doc, feedUrl);
+  if (feedAuthors !== null) for (const item of items) item.author ??= feedAuthors;
   return { format: 'json', title: meta.title, siteUrl: homePage, jsonFeed: meta, items };
 }

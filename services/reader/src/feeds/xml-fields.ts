@@ -187,19 +187,46 @@ function atomAuthors(parent: RawItem | RawNode, key: string): string[] {
 }
 
 /**
- * Every author the item names — Atom authors, `author`, `dc:creator`, `dc:author`, `itunes:author` —
- * joined with ", " (duplicates once); else the authors of its Atom `source`; else undefined.
+ * Where an item's author comes from, by precedence (docs/api/reader.md "Parsing"): the item's Atom
+ * authors, its `dc:creator`s, `dc:author`s, RSS `author`s (an address with the name in brackets),
+ * `itunes:author`s. Vocabularies are not mixed: a podcast
+ * item's `dc:creator` is its writer and its `itunes:author` usually the show, so taking both would
+ * show "Marco Arment, ATP" where Python feedparser and NetNewsWire show one name.
  */
-export function itemAuthor(item: RawItem): string | null | undefined {
-  const names = [
-    ...atomAuthors(item, 'atom:author'),
-    ...['rss:author', 'rdf:author', 'dc:creator', 'dc:author', 'itunes:author'].flatMap((key) =>
-      nodes(item, key).map((n) => (typeof n.name === 'string' && n.name.trim() !== '' ? n.name : textOf(n))),
-    ),
-  ]
+const ITEM_AUTHOR_SOURCES: readonly (readonly string[])[] = [
+  ['atom:author'],
+  ['dc:creator'],
+  ['dc:author'],
+  // One kind: RSS 2.0's `author` and RSS 1.0's as feedparser prefixes it.
+  ['rss:author', 'rdf:author'],
+  ['itunes:author'],
+];
+
+/** The names given by the elements `key` of `item`, cleaned; empty ones dropped. */
+function authorNamesOf(item: RawItem, key: string): string[] {
+  const names =
+    key === 'atom:author'
+      ? atomAuthors(item, key)
+      : nodes(item, key).map((n) =>
+          typeof n.name === 'string' && n.name.trim() !== '' ? n.name : textOf(n),
+        );
+  return names
     .filter((n): n is string => typeof n === 'string')
     .map(personName)
     .filter((n) => n !== '');
+}
+
+/**
+ * The item's author: the names of the first of ITEM_AUTHOR_SOURCES that has any — repeated
+ * elements of that one kind joined with ", " (duplicates once) — else the authors of its Atom
+ * `source`; else undefined.
+ */
+export function itemAuthor(item: RawItem): string | null | undefined {
+  let names: string[] = [];
+  for (const keys of ITEM_AUTHOR_SOURCES) {
+    names = keys.flatMap((key) => authorNamesOf(item, key));
+    if (names.length > 0) break;
+  }
   if (names.length === 0) {
     for (const source of nodes(item, 'atom:source')) {
       names.push(...atomAuthors(source, 'author'), ...atomAuthors(source, 'atom:author'));

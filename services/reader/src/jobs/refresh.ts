@@ -100,14 +100,6 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
   if (parsed.kind !== 'feed') return recordFailure(ctx, feed, 'not a feed', null);
   const source = parsed.feed;
 
-  const { added, updated } = await storeEntries(ctx, feed._id, entryFieldsOf(source.items, res.url));
-  const interval = nextIntervalMinutes(
-    intervalBounds(ctx),
-    feed.intervalMinutes,
-    source.items.flatMap((i) => (i.published ? [i.published] : [])),
-    added.length > 0,
-    nowMs,
-  );
   const siteHost = siteHostOf(source.siteUrl, url);
   // A move was announced when it happened (followMove).
   const metaChanged =
@@ -122,24 +114,34 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
     siteUrl: source.siteUrl,
     jsonFeed: source.jsonFeed,
   };
-  await ctx.store.recordFeedFetched(feed._id, {
-    title: source.title,
-    siteUrl: source.siteUrl,
-    siteHost,
-    format: source.format,
-    jsonFeed: source.jsonFeed,
-    etag: res.headers.etag ?? null,
-    lastModified: res.headers['last-modified'] ?? null,
-    intervalMinutes: interval,
-    nextCheckAt: new Date(nowMs + jittered(interval)),
-    lastCheckedAt: new Date(nowMs),
-    lastError: null,
-    errorCount: 0,
-    updatedAt: new Date(nowMs),
+  // The entries, the feed's record and the subscribers' unread ids: one step, one fsync wait.
+  await storeEntries(ctx, feed._id, entryFieldsOf(source.items, res.url), {
+    announce: { feedChanged: metaChanged },
+    alongside: (added) => {
+      const interval = nextIntervalMinutes(
+        intervalBounds(ctx),
+        feed.intervalMinutes,
+        source.items.flatMap((i) => (i.published ? [i.published] : [])),
+        added.length > 0,
+        nowMs,
+      );
+      return ctx.store.recordFeedFetched(feed._id, {
+        title: source.title,
+        siteUrl: source.siteUrl,
+        siteHost,
+        format: source.format,
+        jsonFeed: source.jsonFeed,
+        etag: res.headers.etag ?? null,
+        lastModified: res.headers['last-modified'] ?? null,
+        intervalMinutes: interval,
+        nextCheckAt: new Date(nowMs + jittered(interval)),
+        lastCheckedAt: new Date(nowMs),
+        lastError: null,
+        errorCount: 0,
+        updatedAt: new Date(nowMs),
+      });
+    },
   });
-  if (added.length > 0 || updated > 0 || metaChanged) {
-    await announceToSubscribers(ctx, feed._id, added, metaChanged);
-  }
   if (siteHost !== feed.siteHost) await ensureIcon(ctx, next);
   return 'stored';
 }

@@ -39,6 +39,11 @@ export class ReaderCollections {
   protected readonly extracts: Collection<ExtractDoc>;
 
   constructor(readonly raw: Store) {
+    // Id counters (reserveIds, nextId) are acknowledged once committed, not once on disk: an id only
+    // matters once a document carrying it is written, and that write's fsync covers the counter's
+    // earlier commit too (one database, its WAL written in order: no crash keeps the document and
+    // loses the count). So a poll's or a subscription's ids cost no fsync wait of their own.
+    raw.collection('counters', { durability: 'relaxed' });
     this.feeds = raw.collection('feeds');
     this.timelines = raw.collection('feed_timelines');
     this.prunedKeys = raw.collection('pruned_keys');

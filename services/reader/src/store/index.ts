@@ -28,6 +28,24 @@ export class ReaderStore extends UserQueries {
     await this.extracts.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
   }
 
+  /**
+   * Runs `writes` as one step. On the embedded store all are started in this turn of the event loop,
+   * so they share its SQLite transaction and one fsync wait (libs/store-embedded/src/sqlite-file.ts):
+   * a poll's entries, timeline, feed record and subscribers' unread ids cost one durable commit, not
+   * one each. On MongoDB one after another in the order given, each acknowledged before the next
+   * starts, so no reader sees a later write without the earlier ones. Rejects with the first failure
+   * (on the embedded store the others may have been written: callers write nothing that a failure
+   * of another would make wrong, or clean up as they did before).
+   */
+  async together(writes: readonly (() => Promise<unknown>)[]): Promise<void> {
+    if (this.raw.kind !== 'embedded') {
+      for (const write of writes) await write();
+      return;
+    }
+    const settled = await Promise.allSettled(writes.map((write) => write()));
+    for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  }
+
   /** `count` consecutive ids of the named counter (the same documents `nextId` uses), in one write. */
   reserveIds(name: string, count: number): Promise<number[]> {
     return reserveIds(this.raw, name, count);
