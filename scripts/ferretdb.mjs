@@ -14,6 +14,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  chmodSync,
+  cpSync,
   createWriteStream,
   existsSync,
   mkdirSync,
@@ -21,6 +23,7 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -53,29 +56,92 @@ function goCommand() {
   return undefined;
 }
 
-/** The binary for the current sources of tools/ferretdb: built once, then found in the cache. */
+/** Every file that decides what gets built: tools/ferretdb's Go files and module, and its patches. */
+function sourceFiles() {
+  const patches = join(toolDir, 'patches');
+  return [
+    ...readdirSync(toolDir)
+      .filter((f) => /\.(go|mod|sum)$/.test(f) && !f.endsWith('_test.go'))
+      .map((f) => join(toolDir, f)),
+    ...(existsSync(patches)
+      ? readdirSync(patches)
+          .filter((f) => f.endsWith('.patch'))
+          .map((f) => join(patches, f))
+      : []),
+  ].sort();
+}
+
+function mustRun(cmd, args, options) {
+  const res = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', ...options });
+  if (res.status !== 0) fail(`${cmd} ${args.join(' ')} failed (exit ${res.status ?? res.error?.message})`);
+  return res.stdout;
+}
+
+/** Makes a copied tree writable (the module cache's files are read-only). */
+function makeWritable(dir) {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) makeWritable(path);
+    else chmodSync(path, 0o644);
+  }
+}
+
+/**
+ * The binary for the current sources of tools/ferretdb: built once, then found in the cache. The FerretDB
+ * module is copied out of Go's module cache, tools/ferretdb/patches/*.patch are applied to the copy, and
+ * the command is built against it (a `replace` in a copy of go.mod, so the committed one stays plain).
+ */
 function binary() {
   if (process.env.MURMUR_FERRETDB_BIN) return process.env.MURMUR_FERRETDB_BIN;
   const h = createHash('sha256');
-  for (const f of readdirSync(toolDir).sort()) {
-    if (/\.(go|mod|sum)$/.test(f)) h.update(f).update(readFileSync(join(toolDir, f)));
-  }
+  for (const f of sourceFiles()) h.update(f.slice(toolDir.length)).update(readFileSync(f));
   const dir = join(cacheDir(), `ferretdb-${FERRETDB_VERSION}-${h.digest('hex').slice(0, 12)}`);
   const bin = join(dir, 'murmur-ferretdb');
   if (existsSync(bin)) return bin;
   const go = goCommand();
   if (!go) fail('Go is needed to build FerretDB once (https://go.dev/dl/), or set MURMUR_FERRETDB_BIN.');
-  mkdirSync(dir, { recursive: true });
-  const partial = `${bin}.${process.pid}.partial`;
   console.error(`ferretdb: building FerretDB ${FERRETDB_VERSION} into ${dir} (once; a few minutes)…`);
   const started = Date.now();
+  const work = join(dir, `build-${process.pid}`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const module = JSON.parse(
+    mustRun(go, ['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_VERSION}`], {
+      cwd: toolDir,
+    }),
+  );
+  const src = join(work, 'FerretDB');
+  cpSync(module.Dir, src, { recursive: true });
+  makeWritable(src);
+  for (const patch of sourceFiles().filter((f) => f.endsWith('.patch'))) {
+    // git apply works outside a repository too, like patch(1).
+    mustRun('git', ['apply', '-p1', patch], { cwd: src });
+  }
+  writeFileSync(
+    join(work, 'go.mod'),
+    `${readFileSync(join(toolDir, 'go.mod'), 'utf8')}\nreplace github.com/FerretDB/FerretDB => ${src}\n`,
+  );
+  writeFileSync(join(work, 'go.sum'), readFileSync(join(toolDir, 'go.sum')));
+  const partial = join(work, 'murmur-ferretdb');
   // ferretdb_no_sqlite: only the PostgreSQL backend is used; SQLite's Go port alone takes minutes to compile.
-  const res = spawnSync(go, ['build', '-trimpath', '-tags', 'ferretdb_no_sqlite', '-o', partial, '.'], {
-    cwd: toolDir,
-    stdio: 'inherit',
-  });
+  const res = spawnSync(
+    go,
+    [
+      'build',
+      `-modfile=${join(work, 'go.mod')}`,
+      '-trimpath',
+      '-tags',
+      'ferretdb_no_sqlite',
+      '-o',
+      partial,
+      '.',
+    ],
+    { cwd: toolDir, stdio: 'inherit' },
+  );
   if (res.status !== 0) fail(`go build failed (exit ${res.status ?? res.error?.message})`);
   renameSync(partial, bin);
+  rmSync(work, { recursive: true, force: true });
   console.error(`ferretdb: built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return bin;
 }

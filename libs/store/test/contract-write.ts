@@ -126,6 +126,20 @@ export function defineWriteTests(ctx: ContractContext, options: ContractOptions)
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1 });
   });
 
+  it('$setOnInsert sets null, empty arrays and empty documents on insert, and nothing on update', async () => {
+    const c = ctx.store.collection('set_on_insert');
+    const update = { $setOnInsert: { gone: null, list: [], map: {}, n: 0 }, $inc: { seen: 1 } };
+    await c.updateOne({ _id: 'a' }, update, { upsert: true });
+    const made = await c.findOneAndUpdate({ _id: 'b' }, update, { upsert: true });
+    expect(made).toStrictEqual({ _id: 'b', gone: null, list: [], map: {}, n: 0, seen: 1 });
+    await c.updateOne({ _id: 'a' }, { $set: { list: [1], gone: 'x' } });
+    await c.updateOne({ _id: 'a' }, update, { upsert: true });
+    expect(await c.find({}, { sort: { _id: 1 } })).toStrictEqual([
+      { _id: 'a', gone: 'x', list: [1], map: {}, n: 0, seen: 2 },
+      { _id: 'b', gone: null, list: [], map: {}, n: 0, seen: 1 },
+    ]);
+  });
+
   it('upserts from the filter equalities plus the update, $setOnInsert only when inserting', async () => {
     const c = ctx.store.collection('upserts');
     const first = await c.updateOne(
