@@ -2,6 +2,7 @@
 // unless the URL names one). A file document only becomes visible once its upload has finished and its
 // ETag is written; older versions of the same key are removed after that, so readers never see a part.
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { GridFSBucket, MongoClient, type Db, type GridFSFile } from 'mongodb';
 import { databaseNameFromUrl } from './mongodb.js';
 import {
@@ -82,14 +83,22 @@ export class GridFsBlobStore implements BlobStore {
     const custom = assertMetadata(options.metadata);
     const metadata: StoredMetadata = { contentType: options.contentType, custom };
     const upload = this.bucket.openUploadStream(key, { metadata });
+    // The stream may fail while nobody waits on it (a write it buffered fails after an abort, or the
+    // connection drops between chunks): an 'error' without a listener would take the process down.
+    let failure: unknown;
+    upload.on('error', (err) => {
+      failure ??= err;
+    });
     const meter = new BodyMeter(key, options.maxBytes);
     try {
       for await (const chunk of chunksOf(body)) {
+        if (failure) throw failure;
         meter.add(chunk);
         if (!upload.write(chunk)) await once(upload, 'drain');
       }
+      if (failure) throw failure;
       upload.end();
-      await once(upload, 'finish');
+      await finished(upload);
     } catch (err) {
       // Removes the chunks written so far; the file document was never inserted.
       await upload.abort().catch(() => undefined);

@@ -95,6 +95,26 @@ export function defineReadTests(ctx: ContractContext): void {
 
   describe('queries', () => describeFilters(ctx));
 
+  it('keeps strings holding NUL characters, as ids and values, and finds them by equality', async () => {
+    // Keys joined by NUL are how rate-limit counters and push deliveries name their documents.
+    const c = ctx.store.collection('nul');
+    await c.createIndex({ key: 1 }, { unique: true });
+    await c.insertMany([
+      { _id: 'a\u0000b', key: 'x\u0000\u0000y', note: '\ue000 kept' },
+      { _id: 'a\u0000c', key: 'x\u0000y' },
+    ]);
+    expect(await c.findOne({ _id: 'a\u0000b' })).toStrictEqual({
+      _id: 'a\u0000b',
+      key: 'x\u0000\u0000y',
+      note: '\ue000 kept',
+    });
+    expect((await c.find({ key: { $in: ['x\u0000y'] } })).map((d) => d._id)).toEqual(['a\u0000c']);
+    await expect(c.insertOne({ _id: 'a\u0000d', key: 'x\u0000y' })).rejects.toThrow(DuplicateKeyError);
+    const updated = await c.findOneAndUpdate({ _id: 'a\u0000c' }, { $set: { key: 'z\u0000' } });
+    expect(updated).toStrictEqual({ _id: 'a\u0000c', key: 'z\u0000' });
+    expect(await c.countDocuments({ _id: 'a\u0000' })).toBe(0);
+  });
+
   it('refuses a filter holding undefined (it would otherwise match too much)', async () => {
     const c = ctx.store.collection('guarded');
     await c.insertOne({ _id: 1 });

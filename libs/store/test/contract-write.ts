@@ -1,8 +1,8 @@
 // Contract: update operators, upserts, findOneAndUpdate (atomicity included), deletes.
 import { expect, it } from '@jest/globals';
-import type { ContractContext } from './contract.js';
+import { itGuaranteed, type ContractContext, type ContractOptions } from './contract.js';
 
-export function defineWriteTests(ctx: ContractContext): void {
+export function defineWriteTests(ctx: ContractContext, options: ContractOptions): void {
   it('applies every update operator with MongoDB meaning', async () => {
     const c = ctx.store.collection('ops');
     await c.insertOne({
@@ -44,37 +44,46 @@ export function defineWriteTests(ctx: ContractContext): void {
     });
   });
 
-  it('creates missing arrays, keeps sets free of duplicates and pulls by condition', async () => {
+  it('creates missing arrays and keeps sets free of duplicates', async () => {
     const c = ctx.store.collection('arrays');
-    await c.insertOne({
+    await c.insertOne({ _id: 1, tags: ['a'] });
+    await c.updateOne({ _id: 1 }, { $push: { fresh: 'new' }, $addToSet: { tags: 'a' } });
+    await c.updateOne({ _id: 1 }, { $pull: { missing: 'x' }, $push: { recent: { $each: [1, 2, 3] } } });
+    expect(await c.findOne({ _id: 1 })).toStrictEqual({
       _id: 1,
       tags: ['a'],
+      fresh: ['new'],
+      recent: [1, 2, 3],
+    });
+  });
+
+  itGuaranteed(options, 'pull-by-condition', 'pulls by condition and by document', async () => {
+    const c = ctx.store.collection('pulls');
+    await c.insertOne({
+      _id: 1,
       scores: [1, 5, 7, 2],
       items: [
         { sku: 'a', qty: 1 },
         { sku: 'b', qty: 2 },
       ],
     });
-    await c.updateOne(
-      { _id: 1 },
-      {
-        $push: { fresh: 'new' },
-        $addToSet: { tags: 'a' },
-        $pull: { scores: { $gte: 5 }, items: { sku: 'a' } },
-      },
-    );
-    await c.updateOne(
-      { _id: 1 },
-      { $pull: { missing: 'x' }, $push: { recent: { $each: [1, 2, 3], $slice: -2 } } },
-    );
+    await c.updateOne({ _id: 1 }, { $pull: { scores: { $gte: 5 }, items: { sku: 'a' } } });
     expect(await c.findOne({ _id: 1 })).toStrictEqual({
       _id: 1,
-      tags: ['a'],
       scores: [1, 2],
       items: [{ sku: 'b', qty: 2 }],
-      fresh: ['new'],
-      recent: [2, 3],
     });
+  });
+
+  itGuaranteed(options, 'push-slice', 'pushes with $slice, keeping the newest elements', async () => {
+    const c = ctx.store.collection('slices');
+    await c.insertOne({ _id: 1, recent: [0] });
+    await c.updateOne({ _id: 1 }, { $push: { recent: { $each: [1, 2, 3], $slice: -2 } } });
+    await c.updateOne({ _id: 2 }, { $push: { recent: { $each: [1, 2, 3], $slice: -2 } } }, { upsert: true });
+    expect(await c.find({}, { sort: { _id: 1 } })).toStrictEqual([
+      { _id: 1, recent: [2, 3] },
+      { _id: 2, recent: [2, 3] },
+    ]);
   });
 
   it('counts a document as modified only when the update changed it', async () => {
@@ -117,6 +126,20 @@ export function defineWriteTests(ctx: ContractContext): void {
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1 });
   });
 
+  it('$setOnInsert sets null, empty arrays and empty documents on insert, and nothing on update', async () => {
+    const c = ctx.store.collection('set_on_insert');
+    const update = { $setOnInsert: { gone: null, list: [], map: {}, n: 0 }, $inc: { seen: 1 } };
+    await c.updateOne({ _id: 'a' }, update, { upsert: true });
+    const made = await c.findOneAndUpdate({ _id: 'b' }, update, { upsert: true });
+    expect(made).toStrictEqual({ _id: 'b', gone: null, list: [], map: {}, n: 0, seen: 1 });
+    await c.updateOne({ _id: 'a' }, { $set: { list: [1], gone: 'x' } });
+    await c.updateOne({ _id: 'a' }, update, { upsert: true });
+    expect(await c.find({}, { sort: { _id: 1 } })).toStrictEqual([
+      { _id: 'a', gone: 'x', list: [1], map: {}, n: 0, seen: 2 },
+      { _id: 'b', gone: null, list: [], map: {}, n: 0, seen: 1 },
+    ]);
+  });
+
   it('upserts from the filter equalities plus the update, $setOnInsert only when inserting', async () => {
     const c = ctx.store.collection('upserts');
     const first = await c.updateOne(
@@ -141,7 +164,7 @@ export function defineWriteTests(ctx: ContractContext): void {
     expect(await c.findOne({ _id: 'chosen' })).toStrictEqual({ _id: 'chosen', n: 1 });
   });
 
-  it('findOneAndUpdate returns the document after (default) or before, honouring sort and projection', async () => {
+  it('findOneAndUpdate returns the document after (default) or before, honouring sort', async () => {
     const c = ctx.store.collection('fau');
     await c.insertMany([
       { _id: 'p3', q: 1, p: 3 },
@@ -153,11 +176,28 @@ export function defineWriteTests(ctx: ContractContext): void {
     const before = await c.findOneAndUpdate(
       { q: 1, taken: { $exists: false } },
       { $inc: { p: 10 } },
-      { sort: { p: -1 }, returnDocument: 'before', projection: { p: 1 } },
+      { sort: { p: -1 }, returnDocument: 'before' },
     );
-    expect(before).toStrictEqual({ _id: 'p3', p: 3 });
+    expect(before).toStrictEqual({ _id: 'p3', q: 1, p: 3 });
     expect(await c.findOne({ _id: 'p3' })).toStrictEqual({ _id: 'p3', q: 1, p: 13 });
     expect(await c.findOneAndUpdate({ q: 2 }, { $set: { x: 1 } })).toBeNull();
+  });
+
+  itGuaranteed(options, 'find-and-modify-projection', 'findOneAndUpdate honours a projection', async () => {
+    const c = ctx.store.collection('fau_projection');
+    await c.insertMany([
+      { _id: 'a', q: 1, p: 3, other: 'x' },
+      { _id: 'b', q: 2, p: 4, other: 'y' },
+    ]);
+    const before = await c.findOneAndUpdate(
+      { q: 1 },
+      { $inc: { p: 10 } },
+      { returnDocument: 'before', projection: { p: 1 } },
+    );
+    expect(before).toStrictEqual({ _id: 'a', p: 3 });
+    const after = await c.findOneAndUpdate({ q: 2 }, { $inc: { p: 10 } }, { projection: { other: 0 } });
+    expect(after).toStrictEqual({ _id: 'b', q: 2, p: 14 });
+    expect(await c.findOne({ _id: 'a' })).toStrictEqual({ _id: 'a', q: 1, p: 13, other: 'x' });
   });
 
   it('findOneAndUpdate with upsert returns the inserted document, or null when asked for "before"', async () => {
