@@ -20,6 +20,13 @@ export interface FetchRequest extends FetchLimits {
    * never for a URL that came from outside, and never a token a client sent us.
    */
   operatorBearerToken?: string;
+  /**
+   * Signs each hop (ActivityPub's HTTP Signatures): given the hop's method, URL and body, returns the
+   * headers that prove who asks (Date, Digest, Signature, …), made for that URL alone — a redirect is
+   * signed anew for its own target, never by forwarding the first hop's signature. These headers carry
+   * no secret: the key stays with the caller.
+   */
+  sign?: (hop: { method: string; url: URL; body?: string | Uint8Array }) => Record<string, string>;
 }
 
 export interface FetchResponse {
@@ -128,7 +135,10 @@ async function fetchFollowingRedirects(
         res = await request(url, {
           dispatcher: ctx.dispatcher,
           method,
-          headers: outgoingHeaders(req, ctx.userAgent, body !== undefined, redirects.length === 0),
+          headers: {
+            ...outgoingHeaders(req, ctx.userAgent, body !== undefined, redirects.length === 0),
+            ...(req.sign ? req.sign({ method, url, ...(body === undefined ? {} : { body }) }) : {}),
+          },
           ...(body === undefined ? {} : { body }),
           signal: timeout.signal,
         });
