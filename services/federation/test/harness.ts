@@ -64,6 +64,8 @@ export interface Harness {
   jobsOf(type: string): Promise<{ status: string; attempts: number; lastError?: string; payload: unknown }[]>;
   /** How many documents a collection of the service holds. */
   count(collection: string): Promise<number>;
+  /** Stops the service and starts it again on the same store (a restart of the process). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -83,34 +85,36 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const url = `http://127.0.0.1:${port}`;
   const store = await openStore('memory:', { service: 'federation' });
   let ctx!: FederationContext;
-  const service = await startService(
-    createFederationService({
-      jobPollIntervalMs: 20,
-      outboxPollIntervalMs: 20,
-      ...options,
-      onContext: (c) => {
-        ctx = c;
-        options.onContext?.(c);
+  const start = () =>
+    startService(
+      createFederationService({
+        jobPollIntervalMs: 20,
+        outboxPollIntervalMs: 20,
+        ...options,
+        onContext: (c) => {
+          ctx = c;
+          options.onContext?.(c);
+        },
+      }),
+      {
+        env: {
+          STORE_URL: 'memory:',
+          BUS_URL: 'memory:unused',
+          PUBLIC_URL: url,
+          LOG_LEVEL: 'silent',
+          DATA_DIR: '/nonexistent-test-data',
+          OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+          FEDERATION_RETRY_BASE_MS: '50',
+          ...options.env,
+        },
+        store,
+        bus,
+        logger,
+        port,
+        host: '127.0.0.1',
       },
-    }),
-    {
-      env: {
-        STORE_URL: 'memory:',
-        BUS_URL: 'memory:unused',
-        PUBLIC_URL: url,
-        LOG_LEVEL: 'silent',
-        DATA_DIR: '/nonexistent-test-data',
-        OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-        FEDERATION_RETRY_BASE_MS: '50',
-        ...options.env,
-      },
-      store,
-      bus,
-      logger,
-      port,
-      host: '127.0.0.1',
-    },
-  );
+    );
+  let service = await start();
 
   const events: Recorded = {
     followerAdded: [],
@@ -148,8 +152,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   return {
     url,
     host: `127.0.0.1:${port}`,
-    service,
-    ctx,
+    get service() {
+      return service;
+    },
+    get ctx() {
+      return ctx;
+    },
+    async restart() {
+      await service.stop();
+      service = await start();
+    },
     store,
     bus,
     foreign,

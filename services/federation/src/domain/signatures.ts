@@ -5,11 +5,9 @@
 // `http-message-signatures`; what a signature must cover, how old it may be and whether the body's
 // digest matches are decided here, with the service's clock.
 import { createHash, sign as signBytes, verify as verifyBytes, constants, type KeyObject } from 'node:crypto';
-import hms from 'http-message-signatures';
+import { cavage, httpbis } from 'http-message-signatures';
 import { parseDictionary, isInnerList } from 'structured-headers';
 import { formatHttpDate } from '@murmur/core';
-
-const { cavage, httpbis } = hms;
 
 /** A Date (or `created`) older than this is stale (Mastodon's window). */
 export const MAX_SIGNATURE_AGE_MS = 12 * 3_600_000;
