@@ -11,7 +11,16 @@ import { freePort, natsServerBinary } from '@murmur/testing';
 import { startChild, waitReady, type ChildHandle } from './processes.js';
 
 export type PartName =
-  'identity' | 'reader' | 'publishing' | 'feeds' | 'microsub' | 'webmention' | 'archive' | 'push' | 'gateway';
+  | 'identity'
+  | 'reader'
+  | 'publishing'
+  | 'feeds'
+  | 'microsub'
+  | 'webmention'
+  | 'archive'
+  | 'push'
+  | 'federation'
+  | 'gateway';
 
 interface Part {
   name: PartName;
