@@ -94,13 +94,18 @@ export async function applyRemotePostEvent(
   ctx.index.apply(headOf(doc));
 }
 
-/** Every replica's listener (as for local posts, copies.ts indexPostEvent). */
-export function indexRemotePostEvent(
+/**
+ * Every replica's listener (as for local posts, copies.ts indexPostEvent). The author's card is kept
+ * first: the post is in the index from here on, and must not show without its author meanwhile.
+ */
+export async function indexRemotePostEvent(
   ctx: FeedsContext,
   verb: RemoteVerb,
   event: EventEnvelope<federation.RemotePost>,
-): void {
-  const doc = remotePostDoc(event.data, verb, revisionOf(event.occurredAt, KIND[verb]));
+): Promise<void> {
+  const rev = revisionOf(event.occurredAt, KIND[verb]);
+  await rememberAccount(ctx, event.data.author, rev);
+  const doc = remotePostDoc(event.data, verb, rev);
   ctx.pending.remember(doc);
   ctx.index.apply(headOf(doc));
 }
