@@ -26,7 +26,11 @@ export interface FetchRequest extends FetchLimits {
    * signed anew for its own target, never by forwarding the first hop's signature. These headers carry
    * no secret: the key stays with the caller.
    */
-  sign?: (hop: { method: string; url: URL; body?: string | Uint8Array }) => Record<string, string>;
+  sign?: (hop: {
+    method: string;
+    url: URL;
+    body?: string | Uint8Array;
+  }) => Record<string, string> | Promise<Record<string, string>>;
 }
 
 export interface FetchResponse {
@@ -131,13 +135,14 @@ async function fetchFollowingRedirects(
   try {
     for (;;) {
       let res: Dispatcher.ResponseData;
+      const signed = req.sign ? await req.sign({ method, url, ...(body === undefined ? {} : { body }) }) : {};
       try {
         res = await request(url, {
           dispatcher: ctx.dispatcher,
           method,
           headers: {
             ...outgoingHeaders(req, ctx.userAgent, body !== undefined, redirects.length === 0),
-            ...(req.sign ? req.sign({ method, url, ...(body === undefined ? {} : { body }) }) : {}),
+            ...signed,
           },
           ...(body === undefined ? {} : { body }),
           signal: timeout.signal,

@@ -2,7 +2,7 @@
 // actor, or the first delivery) and kept for ever, and one for the instance actor. RSA with SHA-256 is
 // what every fediverse server verifies (docs/adr/0019-federation-activitypub.md). Parsed keys are kept
 // per process: parsing a PEM costs more than signing with it.
-import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, webcrypto, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { FederationStore, KeyDoc } from '../store/index.js';
 
@@ -14,7 +14,8 @@ export const INSTANCE_KEY_OWNER = 0;
 export interface SigningKey {
   owner: number;
   publicKeyPem: string;
-  privateKey: KeyObject;
+  /** For WebCrypto's RSASSA-PKCS1-v1_5 with SHA-256 (domain/signatures.ts). */
+  privateKey: webcrypto.CryptoKey;
 }
 
 export class KeyCache {
@@ -50,7 +51,15 @@ export class KeyCache {
       };
       doc = await this.store.keepKey(fresh);
     }
-    return { owner, publicKeyPem: doc.publicKeyPem, privateKey: createPrivateKey(doc.privateKeyPem) };
+    const der = createPrivateKey(doc.privateKeyPem).export({ type: 'pkcs8', format: 'der' });
+    const privateKey = await webcrypto.subtle.importKey(
+      'pkcs8',
+      der,
+      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    return { owner, publicKeyPem: doc.publicKeyPem, privateKey };
   }
 
   /** A remote public key, parsed once per PEM text (bounded: a key is small, keys are few). */

@@ -3,7 +3,7 @@
 // actor's own inbox): a host that is down holds up only its own job, retried with backoff for days on
 // 5xx, 429 and timeouts; 410 and other 4xx drop that inbox. A job run twice sends nothing twice that
 // was delivered: each host's delivery record keeps which inboxes have the activity.
-import type { KeyObject } from 'node:crypto';
+import type { webcrypto } from 'node:crypto';
 import { enqueueJob, type Job } from '@murmur/jobs';
 import { ConcurrencyLimit } from '@murmur/core';
 import { FetchBlockedError, FetchError, FetchRedirectError } from '@murmur/fetch';
@@ -228,7 +228,7 @@ async function postTo(
   inbox: string,
   body: Buffer,
   keyId: string,
-  privateKey: KeyObject,
+  privateKey: webcrypto.CryptoKey,
 ): Promise<Outcome> {
   try {
     const res = await ctx.fetcher.fetch(inbox, {
