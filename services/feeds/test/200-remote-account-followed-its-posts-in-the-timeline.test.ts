@@ -100,3 +100,11 @@ test('a handle nobody answers for → 404', async () => {
   });
   expect(res.statusCode).toBe(404);
 });
+
+test('Microsub’s follow by URL (feeds.follow.create) follows the account an actor URL names', async () => {
+  const { following } = await h.bus.request(feeds.followCreate, { userId: ada.id, url: ALICE.actorId });
+  expect(following).toMatchObject({ userId: ALICE.id, username: 'alice@remote.example', url: ALICE.url });
+  await expect(
+    h.bus.request(feeds.followCreate, { userId: ada.id, url: 'https://remote.example/not-an-actor' }),
+  ).rejects.toMatchObject({ status: 404 });
+});
