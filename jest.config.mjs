@@ -22,6 +22,7 @@ export default {
     '^@murmur/webmention$': '<rootDir>/services/webmention/src/index.ts',
     '^@murmur/push$': '<rootDir>/services/push/src/index.ts',
     '^@murmur/microsub$': '<rootDir>/services/microsub/src/index.ts',
+    '^@murmur/federation$': '<rootDir>/services/federation/src/index.ts',
     '^@murmur/gateway$': '<rootDir>/gateway/src/index.ts',
     '^@murmur/gateway/testing$': '<rootDir>/gateway/src/testing.ts',
     '^@murmur/cli$': '<rootDir>/cli/src/index.ts',

@@ -2,6 +2,7 @@
 // adding a service to Murmur means adding it here (and to the gateway's targets, which follow from this list).
 import type { ServiceDefinition } from '@murmur/runtime';
 import { archiveService } from '@murmur/archive';
+import { federationService } from '@murmur/federation';
 import { feedsService } from '@murmur/feeds';
 import { identityService } from '@murmur/identity';
 import { microsubService } from '@murmur/microsub';
@@ -20,4 +21,5 @@ export const services: ReadonlyArray<ServiceDefinition<any>> = [
   webmentionService,
   pushService,
   microsubService,
+  federationService,
 ];

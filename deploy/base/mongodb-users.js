@@ -12,6 +12,7 @@ const services = [
   ['archive', 'MONGO_ARCHIVE_PASSWORD', 'murmur_archive'],
   ['publishing', 'MONGO_PUBLISHING_PASSWORD', 'murmur_publishing'],
   ['push', 'MONGO_PUSH_PASSWORD', 'murmur_push'],
+  ['federation', 'MONGO_FEDERATION_PASSWORD', 'murmur_federation'],
 ];
 const admin = db.getSiblingDB('admin');
 const missing = services.filter(([, variable]) => !process.env[variable]).map(([, variable]) => variable);

@@ -7,6 +7,7 @@ import { feedsConfigSchema } from '@murmur/feeds';
 import { microsubConfigSchema } from '@murmur/microsub';
 import { pushConfigSchema } from '@murmur/push';
 import { webmentionConfigSchema } from '@murmur/webmention';
+import { federationConfigSchema } from '@murmur/federation';
 import { archiveConfigSchema } from '@murmur/archive';
 import { gatewayConfigSchema } from '@murmur/gateway';
 import { identityConfigSchema, identityService } from '@murmur/identity';
@@ -73,6 +74,7 @@ const SCHEMAS: Record<string, ConfigSchema> = {
   webmention: webmentionConfigSchema,
   archive: archiveConfigSchema,
   publishing: publishingConfigSchema,
+  federation: federationConfigSchema,
   reader: readerConfigSchema,
   gateway: gatewayConfigSchema,
 };

@@ -121,4 +121,17 @@ export const generatedRouteRows: readonly RouteRow[] = [
 
   // microsub
   ['GET POST',         '/microsub',                                                   'microsub', { errorStyle: 'oauth', public: true, corsAllowHeaders: 'Authorization, Content-Type, Cache-Control, Last-Event-ID' }],
+
+  // federation
+  ['GET',              '/.well-known/nodeinfo',                                       'federation', { public: true }],
+  ['GET',              '/.well-known/webfinger',                                      'federation', { public: true }],
+  ['GET',              '/ap/actor',                                                   'federation'],
+  ['POST',             '/ap/inbox',                                                   'federation'],
+  ['GET',              '/ap/notes/{id:int}',                                          'federation'],
+  ['GET',              '/ap/users/{username}',                                        'federation'],
+  ['GET',              '/ap/users/{username}/followers',                              'federation'],
+  ['GET',              '/ap/users/{username}/following',                              'federation'],
+  ['POST',             '/ap/users/{username}/inbox',                                  'federation'],
+  ['GET',              '/ap/users/{username}/outbox',                                 'federation'],
+  ['GET',              '/nodeinfo/2.1',                                               'federation', { public: true }],
 ];

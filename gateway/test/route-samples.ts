@@ -349,7 +349,7 @@ export const unknownPaths: ReadonlyArray<{ method: Sample['method']; path: strin
   { method: 'GET', path: '/imported/other' },
   { method: 'GET', path: '/feedsx/ada.json' },
   { method: 'GET', path: '/microsub/extra' },
-  { method: 'GET', path: '/.well-known/webfinger' },
+  { method: 'GET', path: '/.well-known/host-meta' },
 ];
 
 /** A path `pattern` matches: integer parameters `17`, other parameters `ada`, a trailing `/*` one segment more. */

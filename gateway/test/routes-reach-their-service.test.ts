@@ -149,6 +149,10 @@ describe('the route table', () => {
         '/imported/archive/{site_id:int}/{year:int}/{month:int}.json',
         // A site's own JSON Feed is a public JSON Feed too (docs/security.md: public JSON Feeds are readable cross-origin).
         '/sites/{username}/feed.json',
+        // Discovery of the fediverse: WebFinger and NodeInfo are read from browsers too (docs/security.md).
+        '/.well-known/webfinger',
+        '/.well-known/nodeinfo',
+        '/nodeinfo/2.1',
       ]),
     );
     expect(resolveRoute('POST', '/webmention')?.cors).toBeUndefined();

@@ -11,7 +11,16 @@ import { freePort, natsServerBinary } from '@murmur/testing';
 import { startChild, waitReady, type ChildHandle } from './processes.js';
 
 export type PartName =
-  'identity' | 'reader' | 'publishing' | 'feeds' | 'microsub' | 'webmention' | 'archive' | 'push' | 'gateway';
+  | 'identity'
+  | 'reader'
+  | 'publishing'
+  | 'feeds'
+  | 'microsub'
+  | 'webmention'
+  | 'archive'
+  | 'push'
+  | 'federation'
+  | 'gateway';
 
 interface Part {
   name: PartName;
@@ -85,6 +94,8 @@ export async function startCluster(
   publicUrl = 'http://murmur.test',
   /** Variables of one part beyond the common ones (a mail server, an APNs stand-in, allowed hosts). */
   extraEnv: Partial<Record<PartName, Record<string, string>>> = {},
+  /** The gateway's port, when PUBLIC_URL must be the gateway's own address (federation between two clusters). */
+  gatewayPortGiven?: number,
 ): Promise<Cluster> {
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-chaos-'));
   const adminToken = randomBytes(32).toString('base64url');
@@ -129,7 +140,7 @@ export async function startCluster(
       );
       gatewayTargets[`${name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
     }
-    const [gatewayPort, internalPort] = [await freePort(), await freePort()];
+    const [gatewayPort, internalPort] = [gatewayPortGiven ?? (await freePort()), await freePort()];
     parts.set(
       'gateway',
       launch({

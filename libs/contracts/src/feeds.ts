@@ -31,6 +31,24 @@ export const followCreated = defineEvent(
   }),
 );
 
+/**
+ * Someone stopped following someone (federation sends the remote account an `Undo(Follow)`). Not sent
+ * for an unfollow of someone not followed.
+ */
+export const followDeleted = defineEvent(
+  'feeds',
+  'follow',
+  'deleted',
+  z.object({
+    followerId: userIdSchema,
+    followerUsername: z.string(),
+    followeeId: userIdSchema,
+    followeeUsername: z.string(),
+    /** Offset form. */
+    deletedAt: z.string(),
+  }),
+);
+
 export const TIMELINE_KINDS = ['default', 'mentions', 'discover'] as const;
 export const timelineKindSchema = z.enum(TIMELINE_KINDS);
 export type TimelineKind = z.infer<typeof timelineKindSchema>;

@@ -7,3 +7,4 @@ export * as mail from './mail.js';
 export * as reader from './reader.js';
 export * as feeds from './feeds.js';
 export * as webmention from './webmention.js';
+export * as federation from './federation.js';

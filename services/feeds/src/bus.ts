@@ -1,7 +1,7 @@
 // Where the feeds service meets other services: the events its copies are fed from, the requests it
 // answers for the Microsub adapter and the reader, and non-durable listeners that keep every
 // replica's in-memory index current (a durable group delivers each event to one replica only).
-import { feeds, identity, publishing, webmention } from '@murmur/contracts';
+import { federation, feeds, identity, publishing, webmention } from '@murmur/contracts';
 import { type Subscription } from '@murmur/bus';
 import { formatOffsetTime, notFound } from '@murmur/core';
 import {
@@ -14,6 +14,7 @@ import {
 import type { FeedsContext } from './domain/context.js';
 import { follow, followeesWithChannels, resolveTarget, unfollow, unfollowChannel } from './domain/follows.js';
 import { extractArticleAt } from './domain/pages.js';
+import { applyRemotePostEvent, indexRemotePostEvent } from './domain/remote.js';
 import { revisionOf } from './domain/revisions.js';
 import { timelinePage, timelinePositions } from './domain/timelines.js';
 import {
@@ -35,6 +36,9 @@ export const GROUPS = {
   siteUpdated: 'feeds-site-updated',
   mentionVerified: 'feeds-mention-verified',
   mentionDeleted: 'feeds-mention-deleted',
+  remotePostReceived: 'feeds-remote-post-received',
+  remotePostUpdated: 'feeds-remote-post-updated',
+  remotePostDeleted: 'feeds-remote-post-deleted',
 } as const;
 
 function card(p: Profile): feeds.Card {
@@ -79,10 +83,23 @@ export async function wireBus(ctx: FeedsContext): Promise<Subscription[]> {
       applyMentionDeleted(ctx, e),
     ),
 
+    bus.subscribe(federation.postReceived, { durable: GROUPS.remotePostReceived }, (e) =>
+      applyRemotePostEvent(ctx, 'received', e),
+    ),
+    bus.subscribe(federation.postUpdated, { durable: GROUPS.remotePostUpdated }, (e) =>
+      applyRemotePostEvent(ctx, 'updated', e),
+    ),
+    bus.subscribe(federation.postDeleted, { durable: GROUPS.remotePostDeleted }, (e) =>
+      applyRemotePostEvent(ctx, 'deleted', e),
+    ),
+
     // every replica's read model
     bus.listen(publishing.postPublished, async (e) => indexPostEvent(ctx, 'published', e)),
     bus.listen(publishing.postUpdated, async (e) => indexPostEvent(ctx, 'updated', e)),
     bus.listen(publishing.postDeleted, async (e) => indexPostEvent(ctx, 'deleted', e)),
+    bus.listen(federation.postReceived, async (e) => indexRemotePostEvent(ctx, 'received', e)),
+    bus.listen(federation.postUpdated, async (e) => indexRemotePostEvent(ctx, 'updated', e)),
+    bus.listen(federation.postDeleted, async (e) => indexRemotePostEvent(ctx, 'deleted', e)),
     bus.listen(identity.userUpdated, async (e) => bumpProfiles(ctx, revisionOf(e.occurredAt, 'updated'))),
     bus.listen(publishing.siteUpdated, async (e) => bumpProfiles(ctx, revisionOf(e.occurredAt, 'updated'))),
 

@@ -1,9 +1,10 @@
 // Where the webmention service meets other services: publishing's sites and posts (which URLs are
 // ours, and whose; which links our posts make). It publishes its own events through the outbox
 // (domain/events.ts), never from here.
-import { publishing } from '@murmur/contracts';
+import { federation, publishing } from '@murmur/contracts';
 import type { Subscription } from '@murmur/bus';
 import type { WebmentionContext } from './domain/context.js';
+import { applyFederatedInteraction } from './domain/federated.js';
 import { applyPostEvent } from './domain/posts.js';
 import { applySiteEvent } from './domain/targets.js';
 
@@ -13,6 +14,8 @@ export const GROUPS = {
   postPublished: 'webmention-post-published',
   postUpdated: 'webmention-post-updated',
   postDeleted: 'webmention-post-deleted',
+  interactionReceived: 'webmention-interaction-received',
+  interactionRemoved: 'webmention-interaction-removed',
 } as const;
 
 export async function wireBus(ctx: WebmentionContext): Promise<Subscription[]> {
@@ -32,6 +35,12 @@ export async function wireBus(ctx: WebmentionContext): Promise<Subscription[]> {
     ),
     bus.subscribe(publishing.postDeleted, { durable: GROUPS.postDeleted }, (e) =>
       applyPostEvent(ctx, 'deleted', e),
+    ),
+    bus.subscribe(federation.interactionReceived, { durable: GROUPS.interactionReceived }, (e) =>
+      applyFederatedInteraction(ctx, 'received', e),
+    ),
+    bus.subscribe(federation.interactionRemoved, { durable: GROUPS.interactionRemoved }, (e) =>
+      applyFederatedInteraction(ctx, 'removed', e),
     ),
   ]);
 }

@@ -90,6 +90,7 @@ export const SERVICE_NAMES = [
   'archive',
   'publishing',
   'push',
+  'federation',
 ] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
@@ -102,6 +103,7 @@ export const SERVICE_DEFAULT_PORTS: Readonly<Record<ServiceName, number>> = {
   archive: 8086,
   publishing: 8087,
   push: 8088,
+  federation: 8089,
 };
 
 export type ServicePortVar<N extends string> = `${Uppercase<N>}_PORT`;

@@ -20,6 +20,17 @@ export interface FetchRequest extends FetchLimits {
    * never for a URL that came from outside, and never a token a client sent us.
    */
   operatorBearerToken?: string;
+  /**
+   * Signs each hop (ActivityPub's HTTP Signatures): given the hop's method, URL and body, returns the
+   * headers that prove who asks (Date, Digest, Signature, …), made for that URL alone — a redirect is
+   * signed anew for its own target, never by forwarding the first hop's signature. These headers carry
+   * no secret: the key stays with the caller.
+   */
+  sign?: (hop: {
+    method: string;
+    url: URL;
+    body?: string | Uint8Array;
+  }) => Record<string, string> | Promise<Record<string, string>>;
 }
 
 export interface FetchResponse {
@@ -127,11 +138,15 @@ async function fetchFollowingRedirects(
   try {
     for (;;) {
       let res: Dispatcher.ResponseData;
+      const signed = req.sign ? await req.sign({ method, url, ...(body === undefined ? {} : { body }) }) : {};
       try {
         res = await request(url, {
           dispatcher: ctx.dispatcher,
           method,
-          headers: outgoingHeaders(req, ctx.userAgent, body !== undefined, redirects.length === 0),
+          headers: {
+            ...outgoingHeaders(req, ctx.userAgent, body !== undefined, redirects.length === 0),
+            ...signed,
+          },
           ...(body === undefined ? {} : { body }),
           signal: timeout.signal,
         });

@@ -27,7 +27,10 @@ function postDoc(post: publishing.PublicPost, verb: PostVerb, rev: number): Post
 }
 
 export function headOf(
-  doc: Pick<PostDoc, '_id' | 'userId' | 'publishedAt' | 'mentionIds' | 'photos' | 'visible' | 'rev'>,
+  doc: Pick<
+    PostDoc,
+    '_id' | 'userId' | 'publishedAt' | 'mentionIds' | 'photos' | 'visible' | 'rev' | 'remote'
+  >,
 ): PostHead {
   return {
     id: doc._id,
@@ -36,7 +39,7 @@ export function headOf(
     rev: doc.rev,
     visible: doc.visible,
     mentionIds: doc.mentionIds,
-    hasPhotos: doc.photos.length > 0,
+    hasPhotos: doc.photos.length > 0 && !doc.remote,
   };
 }
 

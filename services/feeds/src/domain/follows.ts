@@ -10,6 +10,7 @@ import { badRequest, formatOffsetTime, notFound } from '@murmur/core';
 import type { Followee, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import { findUserById, NO_SUCH_USER, profilesOf, userByUsernameOr404, type Profile } from './users.js';
+import { resolveRemote } from './remote.js';
 
 async function caller(ctx: FeedsContext, userId: number): Promise<UserDoc> {
   const user = await findUserById(ctx, userId);
@@ -81,7 +82,22 @@ export function registerFollowVerifier(ctx: FeedsContext): void {
 
 export async function unfollow(ctx: FeedsContext, followerId: number, target: UserDoc): Promise<void> {
   if (await ctx.store.unfollow(followerId, target._id)) {
-    await ctx.store.markGraphChanged(followerId, ctx.clock.now());
+    const now = ctx.clock.now();
+    await ctx.store.markGraphChanged(followerId, now);
+    // Announced after the edge is gone (an unfollow repeated finds none and announces nothing): the
+    // federation service sends a remote account the Undo of the follow.
+    const follower = await findUserById(ctx, followerId);
+    await ctx.outbox.publish(
+      feeds.followDeleted,
+      {
+        followerId,
+        followerUsername: follower?.username ?? '',
+        followeeId: target._id,
+        followeeUsername: target.username,
+        deletedAt: formatOffsetTime(now),
+      },
+      { id: `unfollow-${followerId}-${target._id}-${now.getTime()}` },
+    );
   }
 }
 
@@ -171,6 +187,8 @@ export async function resolveTarget(
   if (href.startsWith(base)) {
     const rest = href.slice(base.length).replace(/\/$/, '');
     if (/^[^/]+$/.test(rest)) return userByUsernameOr404(ctx, decodeURIComponent(rest));
+    throw notFound(NO_SUCH_USER);
   }
-  throw notFound(NO_SUCH_USER);
+  // Not ours: an account of another server (an ActivityPub actor), or nobody.
+  return resolveRemote(ctx, url.href);
 }

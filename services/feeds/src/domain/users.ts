@@ -4,6 +4,7 @@ import { identity, type PublicUser } from '@murmur/contracts';
 import { notFound } from '@murmur/core';
 import type { SiteDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
+import { isRemoteHandle, resolveRemote } from './remote.js';
 
 export const NO_SUCH_USER = 'No such user.';
 
@@ -47,6 +48,10 @@ async function askIdentity(
 }
 
 export async function findUserByUsername(ctx: FeedsContext, username: string): Promise<UserDoc | null> {
+  // `name@host`: an account of another server, known here or looked up by the federation service.
+  if (isRemoteHandle(username)) {
+    return (await ctx.store.userByUsername(username.replace(/^@/, ''))) ?? resolveRemote(ctx, username);
+  }
   if (username.length === 0 || username.length > 64) return null;
   return (await ctx.store.userByUsername(username)) ?? askIdentity(ctx, { username });
 }
@@ -61,7 +66,12 @@ export async function userByUsernameOr404(ctx: FeedsContext, username: string): 
   return user;
 }
 
-export function profileUrl(ctx: FeedsContext, user: { username: string }, site: SiteDoc | undefined): string {
+export function profileUrl(
+  ctx: FeedsContext,
+  user: { username: string; url?: string },
+  site: SiteDoc | undefined,
+): string {
+  if (user.url) return user.url;
   if (site) return site.url.endsWith('/') ? site.url : `${site.url}/`;
   return `${ctx.config.PUBLIC_URL}/${encodeURIComponent(user.username)}/`;
 }

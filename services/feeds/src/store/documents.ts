@@ -17,6 +17,9 @@ export interface UserDoc {
   graphVersion?: number;
   /** Last change to this user's bookmarks, read-later queue or queue token (private feed validator). */
   queueChangedAt?: Date;
+  /** An account of another server (domain/remote.ts): its profile URL, kept with its handle as username. */
+  url?: string;
+  remote?: boolean;
   [key: string]: unknown;
 }
 
@@ -46,6 +49,8 @@ export interface PostDoc {
   categories: string[];
   /** False once the post stopped being public: the tombstone keeps its revision. */
   visible: boolean;
+  /** A post of another server's account (domain/remote.ts): never in the service-wide photos feed. */
+  remote?: boolean;
   rev: number;
   [key: string]: unknown;
 }

@@ -130,11 +130,11 @@ export class FeedsStore {
 
   /** Only what the in-memory index needs, for every post (tombstones too). */
   allPostHeads(): Promise<
-    Pick<PostDoc, '_id' | 'userId' | 'publishedAt' | 'mentionIds' | 'photos' | 'visible' | 'rev'>[]
+    Pick<PostDoc, '_id' | 'userId' | 'publishedAt' | 'mentionIds' | 'photos' | 'visible' | 'rev' | 'remote'>[]
   > {
     return this.posts.find(
       {},
-      { projection: { userId: 1, publishedAt: 1, mentionIds: 1, photos: 1, visible: 1, rev: 1 } },
+      { projection: { userId: 1, publishedAt: 1, mentionIds: 1, photos: 1, visible: 1, rev: 1, remote: 1 } },
     );
   }
 

@@ -61,7 +61,7 @@ function decode(res: FetchResponse): string {
   }
 }
 
-async function loadPair(ctx: WebmentionContext, source: string, target: string): Promise<MentionDoc> {
+export async function loadPair(ctx: WebmentionContext, source: string, target: string): Promise<MentionDoc> {
   const id = pairId(source, target);
   const existing = await ctx.store.mention(id);
   if (existing) return existing;
@@ -81,7 +81,7 @@ async function loadPair(ctx: WebmentionContext, source: string, target: string):
 }
 
 /** The mention leaves every view (if it was shown), with `status` recorded. */
-async function remove(
+export async function remove(
   ctx: WebmentionContext,
   doc: MentionDoc,
   status: MentionStatus,
@@ -117,7 +117,7 @@ function fingerprintOf(m: ParsedMention): string {
     .digest('base64url');
 }
 
-async function upsert(ctx: WebmentionContext, doc: MentionDoc, parsed: ParsedMention): Promise<void> {
+export async function upsert(ctx: WebmentionContext, doc: MentionDoc, parsed: ParsedMention): Promise<void> {
   const now = ctx.clock.now();
   if (doc.removedByOwner) {
     await ctx.store.setMentionStatus(doc._id, 'removed_by_owner', now);
