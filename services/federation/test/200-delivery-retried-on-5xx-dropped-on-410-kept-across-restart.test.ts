@@ -95,15 +95,13 @@ test('a host that never answers does not hold up another host', async () => {
     publicKeyPem: 'unused',
     fetchedAt: new Date(),
   });
-  await h.store
-    .collection('followers')
-    .insertOne({
-      _id: `${ADA.id} ${2 ** 48 + 999}`,
-      userId: ADA.id,
-      actor: 2 ** 48 + 999,
-      followId: 'x',
-      createdAt: new Date(),
-    });
+  await h.store.collection('followers').insertOne({
+    _id: `${ADA.id} ${2 ** 48 + 999}`,
+    userId: ADA.id,
+    actor: 2 ** 48 + 999,
+    followId: 'x',
+    createdAt: new Date(),
+  });
   const started = Date.now();
   await h.post('published', { id: 23, userId: ADA.id, revision: 1 });
   await eventually(

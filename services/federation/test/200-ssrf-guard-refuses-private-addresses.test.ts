@@ -46,15 +46,13 @@ test('a delivery to an inbox at 127.0.0.2 is dropped, not retried', async () => 
     publicKeyPem: 'unused',
     fetchedAt: new Date(),
   });
-  await h.store
-    .collection('followers')
-    .insertOne({
-      _id: `${ADA.id} ${2 ** 48 + 5}`,
-      userId: ADA.id,
-      actor: 2 ** 48 + 5,
-      followId: 'x',
-      createdAt: new Date(),
-    });
+  await h.store.collection('followers').insertOne({
+    _id: `${ADA.id} ${2 ** 48 + 5}`,
+    userId: ADA.id,
+    actor: 2 ** 48 + 5,
+    followId: 'x',
+    createdAt: new Date(),
+  });
   await h.post('published', { id: 31, userId: ADA.id, revision: 1 });
   const job = await eventually(async () => {
     const [j] = await h.jobsOf('federation.activity.deliver');
