@@ -1,7 +1,7 @@
 // The federation service: ActivityPub as Mastodon speaks it. Discovery (WebFinger, NodeInfo, actors,
 // notes), delivery of local users' public posts to their followers on other servers, the inboxes
 // (signed Follow, Undo, Create, Update, Delete, Like, Announce), and local users following remote
-// accounts (docs/api/federation.md, docs/adr/0019-federation-activitypub.md).
+// accounts (docs/api/federation.md, docs/adr/0020-federation-activitypub.md).
 import type { Resolver } from '@murmur/fetch';
 import { defineService, type ServiceDefinition } from '@murmur/runtime';
 import { buildFederationApp } from './app.js';

@@ -1,6 +1,6 @@
 // Signing keys: one RSA key pair per local user, made when first needed (a remote server fetching the
 // actor, or the first delivery) and kept for ever, and one for the instance actor. RSA with SHA-256 is
-// what every fediverse server verifies (docs/adr/0019-federation-activitypub.md). Parsed keys are kept
+// what every fediverse server verifies (docs/adr/0020-federation-activitypub.md). Parsed keys are kept
 // per process: parsing a PEM costs more than signing with it.
 import { createPrivateKey, createPublicKey, generateKeyPair, webcrypto, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';

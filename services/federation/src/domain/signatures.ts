@@ -1,5 +1,5 @@
 // HTTP Signatures as the fediverse uses them (docs/api/federation.md, "Signatures";
-// docs/adr/0019-federation-activitypub.md). We sign what we send in the draft-cavage form every server
+// docs/adr/0020-federation-activitypub.md). We sign what we send in the draft-cavage form every server
 // verifies (Mastodon's: rsa-sha256 over `(request-target) host date digest`), and verify both that form
 // and RFC 9421 (`Signature-Input` / `Signature`) on what we receive. The signature bases are built by
 // `http-message-signatures`; what a signature must cover, how old it may be and whether the body's
