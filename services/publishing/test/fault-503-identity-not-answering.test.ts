@@ -1,11 +1,12 @@
 // When identity does not answer, XML-RPC calls get a fault saying the service is temporarily unavailable
 // (faultCode 503, the HTTP status the platform uses for a bus failure), never a 500 "Internal error":
-// both for the login itself and for a lookup after a login that was still cached.
+// both for the login itself and for a lookup after a login that was still cached. Site pages are still
+// drawn, without what only identity knows (the owner's photo).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { type Bus } from '@murmur/bus';
 import { connectBus, startService, type RunningService } from '@murmur/runtime';
-import { startFakeIdentity, testLogger, type FakeIdentity } from '@murmur/testing';
+import { sendOverWire, startFakeIdentity, testLogger, type FakeIdentity } from '@murmur/testing';
 import { createPublishingService, type PublishingConfig } from '../src/index.js';
 import { callXmlRpc } from './http.js';
 
@@ -49,4 +50,15 @@ it('a login while identity is away → fault 503; a cached login whose lookup fa
   const fresh = await callXmlRpc(publishing.url, 'metaWeblog.getRecentPosts', ['0', 'bob', 'bob-app', 5]);
   expect(fresh.statusCode).toBe(200);
   expect(fresh.fault).toEqual({ faultCode: 503, faultString: 'Authentication is temporarily unavailable.' });
+});
+
+it("a site page while identity is away is drawn without the owner's photo, not refused", async () => {
+  // Ada's site exists (her first call made it); publishing has no copy of her profile (this fake
+  // identity announces nothing), so the page asks identity, which is gone.
+  for (let i = 0; i < 2; i++) {
+    const res = await sendOverWire(publishing.url, { url: '/sites/ada/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('class="h-card"');
+    expect(res.body).not.toContain('u-photo');
+  }
 });

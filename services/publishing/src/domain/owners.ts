@@ -44,10 +44,15 @@ export async function rememberOwner(
   await ctx.store.applyUser(userDoc(user), revision);
 }
 
+/** After identity did not answer for a user (or did not know them), pages do not ask again for this long. */
+const ASK_AGAIN_AFTER_MS = 60_000;
+/** Users asked of identity without an answer, and when: per service instance, a few at most. */
+const unanswered = new WeakMap<PublishingContext, Map<number, number>>();
+
 /**
  * The profile of a site's owner: the kept copy, else identity's answer (kept as revision 0). Null when
  * identity does not know the user or does not answer: the page is then drawn without a photo, note or
- * links rather than not at all.
+ * links rather than not at all, and for a minute pages do not wait for identity again.
  */
 export async function ownerProfile(
   ctx: PublishingContext,
@@ -56,18 +61,27 @@ export async function ownerProfile(
 ): Promise<UserDoc | null> {
   const kept = await ctx.store.userById(site.userId);
   if (kept) return kept;
+  const now = ctx.clock.now().getTime();
+  let asked = unanswered.get(ctx);
+  if (!asked) unanswered.set(ctx, (asked = new Map()));
+  const last = asked.get(site.userId);
+  if (last !== undefined && now - last < ASK_AGAIN_AFTER_MS) return null;
   try {
     const { user } = await ctx.bus.request(
       identity.usersGet,
       { id: site.userId },
       { headers, timeoutMs: 2000 },
     );
-    if (!user) return null;
-    const doc = userDoc(user);
-    await ctx.store.applyUser(doc, 0);
-    return doc;
+    if (user) {
+      const doc = userDoc(user);
+      await ctx.store.applyUser(doc, 0);
+      asked.delete(site.userId);
+      return doc;
+    }
   } catch (err) {
     ctx.logger.warn({ err, userId: site.userId }, 'owner profile unavailable; page drawn without it');
-    return null;
   }
+  if (asked.size >= 1000) asked.clear();
+  asked.set(site.userId, now);
+  return null;
 }
