@@ -60,7 +60,9 @@ export async function startSingleProcess(env: NodeJS.ProcessEnv = process.env): 
   const admin = ensureAdminToken(config.DATA_DIR, env.MURMUR_ADMIN_TOKEN);
   if (admin.created)
     logger.info({ file: adminTokenFile(config.DATA_DIR) }, 'created an admin token for the murmur CLI');
-  const serviceEnv = { ...env, MURMUR_ADMIN_TOKEN: admin.token };
+  // Eight stores in one process: each SQLite page cache gets 16 MiB, not a lone service's 64
+  // (docs/operations.md "Memory"), unless STORE_CACHE_MIB says otherwise.
+  const serviceEnv = { STORE_CACHE_MIB: '16', ...env, MURMUR_ADMIN_TOKEN: admin.token };
 
   const bus: Bus = await connectBus(config.BUS_URL, {
     service: 'murmur',

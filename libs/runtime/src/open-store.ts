@@ -16,6 +16,8 @@ export interface OpenStoreOptions {
   logger?: StoreLogger;
   /** Embedded `file:` only: fsync before acknowledging writes (default true). */
   fsync?: EmbeddedStoreOptions['fsync'];
+  /** Embedded `file:` only: SQLite's page cache ceiling in MiB (STORE_CACHE_MIB; default 64). */
+  cacheMiB?: EmbeddedStoreOptions['cacheMiB'];
 }
 
 /**

@@ -99,7 +99,11 @@ export async function startService<C extends BaseConfig>(
     const store =
       options.store ??
       // The logger hears a migration of an older data directory and replaced MongoDB indexes.
-      (await openStore(config.STORE_URL, { service: def.name, logger }));
+      (await openStore(config.STORE_URL, {
+        service: def.name,
+        logger,
+        ...(config.STORE_CACHE_MIB === undefined ? {} : { cacheMiB: config.STORE_CACHE_MIB }),
+      }));
     if (!options.store) cleanups.push(['store', () => store.close()]);
     const bus =
       options.bus ??

@@ -45,6 +45,12 @@ export interface EmbeddedStoreOptions {
   fsync?: boolean;
   /** `file` only: `full` makes SQLite fsync at every commit itself (bench/store compares). */
   synchronous?: 'normal' | 'full';
+  /**
+   * `file` only: the most memory SQLite's page cache may take, in MiB (default 64). Pages are cached as
+   * they are read, so this is a ceiling a small database never reaches; the single process runs eight
+   * stores and gives each less (docs/operations.md "Memory").
+   */
+  cacheMiB?: number;
   /** Where the import of an nedb directory is reported. Default: a process warning. */
   logger?: StoreLogger;
 }
@@ -80,6 +86,7 @@ class EmbeddedDatabase {
       const sqlite = new SqliteFile(join(this.dir, SQLITE_FILE), {
         fsync: options.fsync ?? true,
         ...(options.synchronous ? { synchronous: options.synchronous } : {}),
+        ...(options.cacheMiB ? { cacheMiB: options.cacheMiB } : {}),
       });
       this.sqlite = sqlite;
       await migrateNedbDirectory(this.dir, sqlite, options.logger);

@@ -47,6 +47,8 @@ export interface SqliteOptions {
   memory?: boolean;
   /** `full`: SQLite fsyncs at every commit itself, on the event loop (for the benchmark's comparison). */
   synchronous?: 'normal' | 'full';
+  /** The page cache's ceiling in MiB (default 64). */
+  cacheMiB?: number;
 }
 
 /**
@@ -106,8 +108,8 @@ export class SqliteFile {
     if (!options.memory) {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-      // 64 MiB of page cache: the working set of indexes; documents are read by key.
-      this.db.pragma('cache_size = -65536');
+      // 64 MiB of page cache by default: the working set of indexes; documents are read by key.
+      this.db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? 64) * 1024)}`);
     }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS murmur_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);

@@ -46,6 +46,11 @@ export const baseConfigShape = {
    * (an event survives the loss of one node). More than the cluster's size makes stream creation fail.
    */
   BUS_STREAM_REPLICAS: envVar.int({ min: 1, max: 5 }).default(1),
+  /**
+   * Embedded `file:` store: the most memory SQLite's page cache of one service's database may take, in
+   * MiB. Unset: 64 for a service in its own process, 16 per service in the single process.
+   */
+  STORE_CACHE_MIB: envVar.int({ min: 1, max: 65_536 }).optional(),
   OUTBOUND_ALLOW_PRIVATE: envVar.bool().default(false),
   OUTBOUND_ALLOW_HOSTS: envVar
     .list({ test: isHostOrCidr, message: 'must be a comma list of host names, IP addresses or CIDRs' })

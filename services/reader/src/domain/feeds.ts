@@ -3,7 +3,7 @@
 // its entries); later fetches are the refresh job's.
 import { DuplicateKeyError, nextId } from '@murmur/store';
 import type { VerifiedFeed } from '../feeds/discover.js';
-import { entryFieldsOf } from '../feeds/entries.js';
+import { itemSourcesOf } from '../feeds/entries.js';
 import { nextIntervalMinutes, jittered } from '../feeds/schedule.js';
 import type { FeedDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
@@ -29,7 +29,7 @@ export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed)
   if (existing) return existing;
 
   const feedId = await nextId(ctx.store.raw, 'feeds');
-  const fields = entryFieldsOf(found.feed.items, found.url);
+  const sources = itemSourcesOf(found.feed.items, found.url);
   const now = ctx.clock.nowDate();
   const interval = nextIntervalMinutes(
     intervalBounds(ctx),
@@ -60,7 +60,7 @@ export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed)
   // The record is written with the entries, after them (one step: one transaction on the embedded
   // store, in this order on MongoDB), and the site's icon asked for.
   let lost = false;
-  const { added } = await storeEntries(ctx, feedId, fields, {
+  const { added } = await storeEntries(ctx, feedId, sources, {
     alongside: async () => {
       try {
         await ctx.store.insertFeed(doc);

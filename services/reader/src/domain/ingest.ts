@@ -5,7 +5,7 @@
 // writes of one fetch, made as one step, conflict with nothing: on the embedded store they fail
 // together or not at all in practice (a broken store); the job is retried either way.
 import { createHash } from 'node:crypto';
-import type { EntryFields } from '../feeds/entries.js';
+import type { ItemSource } from '../feeds/entries.js';
 import type { EntryDoc, ListName } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 
@@ -36,42 +36,51 @@ export interface IngestOptions {
 }
 
 /**
- * Stores one fetch's entries. `fields` are newest first (document order); new ones are numbered
- * oldest first. Everything is read first; then the changed entries, the new ones, the feed's
- * timeline, `alongside` and the subscribers' unread ids are written as one step — one fsync wait
- * for the whole fetch instead of one per entry and per subscriber (issue 38).
+ * Stores one fetch's entries. `sources` are newest first (document order); new ones are numbered
+ * oldest first. An item whose source is the one its stored entry was made from is left alone without
+ * being derived (sanitised) again. Everything is read first; then the changed entries, the new ones,
+ * the feed's timeline, `alongside` and the subscribers' unread ids are written as one step — one
+ * fsync wait for the whole fetch instead of one per entry and per subscriber (issue 38).
  */
 export async function storeEntries(
   ctx: ReaderContext,
   feedId: number,
-  fields: EntryFields[],
+  sources: ItemSource[],
   options: IngestOptions = {},
 ): Promise<IngestResult> {
   const existing =
-    fields.length === 0
+    sources.length === 0
       ? []
       : await ctx.store.entriesOfFeedByKeys(
           feedId,
-          fields.map((f) => f.key),
+          sources.map((s) => s.key),
         );
   const byKey = new Map(existing.map((e) => [e.key, e]));
   const now = ctx.clock.nowDate();
 
   const changed: { id: number; fields: Partial<EntryDoc> }[] = [];
-  for (const f of fields) {
-    const old = byKey.get(f.key);
-    if (!old || old.hash === f.hash) continue;
-    const { published, ...rest } = f;
+  let updated = 0;
+  for (const source of sources) {
+    const old = byKey.get(source.key);
+    if (!old || old.sourceHash === source.digest) continue;
+    const { published, ...rest } = source.fields();
+    if (old.hash === rest.hash) {
+      // What clients see is the same (an entry stored before sources were digested): remember the
+      // digest, so the next poll does not derive it again.
+      changed.push({ id: old._id, fields: { sourceHash: rest.sourceHash } });
+      continue;
+    }
     changed.push({ id: old._id, fields: { ...rest, published: published ?? old.published, updatedAt: now } });
+    updated++;
   }
 
-  let fresh = fields.filter((f) => !byKey.has(f.key)).reverse();
+  let fresh = sources.filter((s) => !byKey.has(s.key)).reverse();
   // Entries deleted by retention may still be listed by the feed; they do not come back as new.
   if (fresh.length > 0) {
     const prunedKeys = await ctx.store.prunedKeysOfFeed(feedId);
     if (prunedKeys && prunedKeys.keys.length > 0) {
       const pruned = new Set(prunedKeys.keys);
-      fresh = fresh.filter((f) => !pruned.has(keyHash(f.key)));
+      fresh = fresh.filter((s) => !pruned.has(keyHash(s.key)));
     }
   }
   const announce = options.announce;
@@ -79,7 +88,7 @@ export async function storeEntries(
 
   const write = async (ids: number[], docs: EntryDoc[]): Promise<number[]> => {
     const lists: ListName[] = announce?.feedChanged ? ['subscriptions'] : [];
-    const tell = announce !== undefined && (ids.length > 0 || changed.length > 0 || announce.feedChanged);
+    const tell = announce !== undefined && (ids.length > 0 || updated > 0 || announce.feedChanged);
     await ctx.store.together([
       ...changed.map((c) => () => ctx.store.updateEntry(c.id, c.fields)),
       ...(docs.length === 0
@@ -105,14 +114,15 @@ export async function storeEntries(
     return ids;
   };
 
-  if (fresh.length === 0) return { added: await write([], []), updated: changed.length };
+  if (fresh.length === 0) return { added: await write([], []), updated };
+  const freshFields = fresh.map((s) => s.fields());
   const added = await ctx.clock.stampBatch(
     fresh.length,
     (n) => ctx.store.reserveIds('entries', n),
     (ids, stamps) =>
       write(
         ids,
-        fresh.map((f, i) => {
+        freshFields.map((f, i) => {
           const createdAt = Number(stamps[i]!);
           return {
             _id: ids[i]!,
@@ -126,7 +136,7 @@ export async function storeEntries(
         }),
       ),
   );
-  return { added, updated: changed.length };
+  return { added, updated };
 }
 
 /**

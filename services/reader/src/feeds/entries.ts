@@ -1,5 +1,6 @@
 // Parsed items → entry fields: identity key, sanitised content, plain-text summary and a hash of what
-// clients see (a re-seen entry is rewritten only when that changes).
+// clients see (a re-seen entry is rewritten only when that changes), and a digest of the item's
+// source (a re-seen entry whose source is unchanged is not even derived again).
 import { createHash } from 'node:crypto';
 import type { EntryDoc } from '../store/index.js';
 import { htmlToText, sanitizeContent, truncateText } from './html.js';
@@ -9,11 +10,28 @@ import type { ParsedItem } from './types.js';
 export const MAX_ITEMS_PER_FETCH = 1000;
 export const SUMMARY_LENGTH = 300;
 
+/**
+ * Bump when what an item becomes changes for the same source (sanitising, summarising, hashing): a
+ * stored entry's `sourceHash` then no longer matches, and the next poll derives it again.
+ */
+const DERIVATION = 1;
+
 /** What a parsed item becomes; `published` is null when the item has no usable date (arrival is used). */
 export type EntryFields = Pick<
   EntryDoc,
   'key' | 'title' | 'url' | 'author' | 'content' | 'summary' | 'enclosure' | 'jsonFeed' | 'hash'
-> & { published: number | null };
+> & { published: number | null; sourceHash: string };
+
+/**
+ * One item of a fetch before the costly part: its key, a digest of everything its fields are made
+ * from, and `fields()`, which sanitises and summarises. A re-poll compares the digest with the
+ * stored entry's `sourceHash` and derives only what changed (domain/ingest.ts).
+ */
+export interface ItemSource {
+  key: string;
+  digest: string;
+  fields: () => EntryFields;
+}
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -34,31 +52,41 @@ function keysOf(items: ParsedItem[]): string[] {
   });
 }
 
-export function entryFieldsOf(items: ParsedItem[], feedUrl: string): EntryFields[] {
+export function itemSourcesOf(items: ParsedItem[], feedUrl: string): ItemSource[] {
   const limited = items.slice(0, MAX_ITEMS_PER_FETCH);
   const keys = keysOf(limited);
   const seen = new Set<string>();
-  const out: EntryFields[] = [];
+  const out: ItemSource[] = [];
   limited.forEach((item, i) => {
     const key = keys[i]!;
     if (seen.has(key)) return;
     seen.add(key);
-    const content =
-      item.contentHtml === null ? null : sanitizeContent(item.contentHtml, item.link ?? feedUrl);
-    const summary = content === null ? '' : truncateText(htmlToText(content), SUMMARY_LENGTH);
-    const published = item.published ? item.published.getTime() * 1000 : null;
-    const fields = {
-      key,
-      title: item.title,
-      url: item.link,
-      author: item.author,
-      content: content === '' ? null : content,
-      summary,
-      published,
-      enclosure: item.enclosure,
-      jsonFeed: item.jsonFeed,
-    };
-    out.push({ ...fields, hash: sha256(JSON.stringify(fields)) });
+    // The base URL is part of the source: relative links in the HTML resolve against it.
+    const digest = sha256(JSON.stringify([DERIVATION, key, item.link ?? feedUrl, item])).slice(0, 32);
+    out.push({ key, digest, fields: () => fieldsOf(item, key, feedUrl, digest) });
   });
   return out;
+}
+
+function fieldsOf(item: ParsedItem, key: string, feedUrl: string, sourceHash: string): EntryFields {
+  const content = item.contentHtml === null ? null : sanitizeContent(item.contentHtml, item.link ?? feedUrl);
+  const summary = content === null ? '' : truncateText(htmlToText(content), SUMMARY_LENGTH);
+  const published = item.published ? item.published.getTime() * 1000 : null;
+  const fields = {
+    key,
+    title: item.title,
+    url: item.link,
+    author: item.author,
+    content: content === '' ? null : content,
+    summary,
+    published,
+    enclosure: item.enclosure,
+    jsonFeed: item.jsonFeed,
+  };
+  return { ...fields, hash: sha256(JSON.stringify(fields)), sourceHash };
+}
+
+/** Every item's fields, derived now (discovery's first fetch, the fidelity harness). */
+export function entryFieldsOf(items: ParsedItem[], feedUrl: string): EntryFields[] {
+  return itemSourcesOf(items, feedUrl).map((s) => s.fields());
 }

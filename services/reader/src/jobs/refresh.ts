@@ -8,7 +8,7 @@ import type { ReaderContext } from '../domain/context.js';
 import { ensureIcon, intervalBounds, siteHostOf } from '../domain/feeds.js';
 import { announceToSubscribers, pruneFeed, storeEntries } from '../domain/ingest.js';
 import { refreshFeedJob } from '../domain/jobs.js';
-import { entryFieldsOf } from '../feeds/entries.js';
+import { itemSourcesOf } from '../feeds/entries.js';
 import { permanentLocation } from '../feeds/fetcher.js';
 import { parseFetched } from '../feeds/parse.js';
 import { failureIntervalMinutes, jittered, nextIntervalMinutes, retryAfterMs } from '../feeds/schedule.js';
@@ -115,7 +115,7 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
     jsonFeed: source.jsonFeed,
   };
   // The entries, the feed's record and the subscribers' unread ids: one step, one fsync wait.
-  await storeEntries(ctx, feed._id, entryFieldsOf(source.items, res.url), {
+  await storeEntries(ctx, feed._id, itemSourcesOf(source.items, res.url), {
     announce: { feedChanged: metaChanged },
     alongside: (added) => {
       const interval = nextIntervalMinutes(

@@ -93,6 +93,11 @@ export interface EntryDoc {
   jsonFeed: EntryJsonFeed | null;
   /** Hash of what a client sees; a re-seen entry is rewritten only when it changes. */
   hash: string;
+  /**
+   * Digest of the parsed item it was derived from (feeds/entries.ts): a re-seen item with the same
+   * one is not sanitised again. Missing in entries stored before it existed.
+   */
+  sourceHash?: string;
   /** Users who starred it: retention never deletes a starred entry. */
   stars: number;
 }
