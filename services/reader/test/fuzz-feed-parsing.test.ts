@@ -230,7 +230,8 @@ const shapes: Shape<string>[] = [
   { name: 'JSON Feed content of "&"', make: (n) => jsonWith('&'.repeat(n)) },
   { name: 'JSON Feed content of "<a href="', make: (n) => jsonWith('<a href="'.repeat(n)) },
   { name: 'JSON nesting "["', make: (n) => `{"version":"https://jsonfeed.org/version/1","items":[],"x":${'['.repeat(n)}${']'.repeat(n)}}` },
-  runOf('<', '<rss>'),
+  // Refused after one scan: even 64K of them takes well under the harness's 5 ms (test-e2e/support/fuzz.ts, Shape.maxN).
+  { ...runOf('<', '<rss>'), maxN: 1 << 18 },
   runOf('<!-- x -->', '<?xml version="1.0"?>', '<rss version="2.0"><channel></channel></rss>'),
 ]; // prettier-ignore
 
