@@ -63,6 +63,24 @@ it('fails files that are not UTF-8, not JSON or not a JSON Feed', async () => {
       `{"version":"https://jsonfeed.org/version/1.1","items":[${'{},'.repeat(2_000_000)}{}]}`,
       /more than 2000000 objects/,
     ],
+    [
+      `{"version":"https://jsonfeed.org/version/1.1","items":[${'['.repeat(25)}${']'.repeat(25)}]}`,
+      /nested deeper than 20 levels/,
+    ],
+    [
+      '{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"a"}],"items":[{"id":"b"}]}',
+      /two "items" arrays/,
+    ],
+    [
+      JSON.stringify({
+        version: 'https://jsonfeed.org/version/1.1',
+        title: 'x'.repeat(1100 * 1024),
+        items: [],
+      }),
+      /more than 1 MiB besides its items/,
+    ],
+    ['{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"a"} {"id":"b"}]}', /not valid JSON/],
+    ['{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"a"}', /not valid JSON/],
   ];
   const carol = await h.createUser('carol');
   for (const [body, reason] of cases) {

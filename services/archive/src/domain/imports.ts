@@ -143,7 +143,7 @@ async function* itemsOf(ctx: ArchiveContext, imp: ImportDoc): AsyncGenerator<Par
   const blob = await ctx.blobs.get(blobKey(imp._id));
   if (!blob) throw new ImportError('The uploaded file is gone.');
   const wrap = (items: RawItem[]): Parsed[] => items.map((item) => ({ item }));
-  if (imp.kind === 'jsonfeed') yield wrap(parseJsonFeed(await blob.bytes()));
+  if (imp.kind === 'jsonfeed') yield wrap(await parseJsonFeed(await blob.bytes()));
   else if (imp.kind === 'zip') yield wrap(await parseBlogZip(await blob.bytes()));
   else yield* parseWxr(blob.stream());
 }

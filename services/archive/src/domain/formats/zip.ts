@@ -136,7 +136,7 @@ export async function parseBlogZip(bytes: Buffer): Promise<RawItem[]> {
     if (feed.entry.uncompressedSize > ZIP_LIMITS.feedBytes) {
       throw new ImportError(`feed.json is larger than ${ZIP_LIMITS.feedBytes / 1024 / 1024} MiB.`);
     }
-    return parseJsonFeed(await readEntry(zipfile, feed.entry), 'feed.json');
+    return await parseJsonFeed(await readEntry(zipfile, feed.entry), 'feed.json');
   } finally {
     zipfile.close();
   }
