@@ -40,6 +40,8 @@ const UPLOAD_ABANDONED_AFTER_MS = 10 * 60_000;
 /** A running import records progress every batch; one silent this long died on its job's last attempt. */
 const RUN_ABANDONED_AFTER_MS = 60 * 60_000;
 const BATCH = 500;
+/** Items mapped to posts (sanitised) between two turns of the event loop. */
+const ITEMS_PER_TURN = 200;
 
 const blobKey = (id: number) => `imports/${id}`;
 export const importName = (id: number) => `imp-${id}`;
@@ -198,8 +200,14 @@ async function parseAndStore(ctx: ArchiveContext, imp: ImportDoc): Promise<void>
   };
   const seen = new Set<string>();
   try {
+    let sinceTurn = 0;
     for await (const parsed of itemsOf(ctx, imp)) {
       for (const entry of parsed) {
+        // Skipped or repeated items fill no batch, so no write gives the event loop back: count them.
+        if (++sinceTurn >= ITEMS_PER_TURN) {
+          sinceTurn = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         const post = 'item' in entry ? toPost(entry.item, target) : { skip: entry.skipped };
         if ('skip' in post) {
           skipped++;

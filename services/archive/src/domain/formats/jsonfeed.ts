@@ -7,6 +7,7 @@
 // decoded and scanned in slices, with the event loop turning between them: the scan checks nesting and
 // counts objects, and finds the span of each element of the top-level `items` array; then the rest of
 // the document (its metadata, at most 1 MiB) and each item are parsed on their own, a few at a time.
+import { isUtf8 } from 'node:buffer';
 import { MAX_JSON_DEPTH } from '@murmur/http';
 import type { RawItem } from '../items.js';
 import { ImportError } from './errors.js';
@@ -30,22 +31,28 @@ const ITEMS_PER_TURN = 500;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Keys JSON.parse would make own properties of these names: dropped, as in every JSON body. */
+/**
+ * Keys JSON.parse would make own properties of these names: dropped from the metadata, as in every JSON
+ * body. Items need no reviver (it would double their parse): rawItem reads named fields only.
+ */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const reviver = (key: string, value: unknown) => (FORBIDDEN_KEYS.has(key) ? undefined : value);
 
-/** Bytes as UTF-8 text (a leading BOM dropped); anything else is refused, never guessed. */
+/**
+ * Bytes as UTF-8 text (a leading BOM dropped); anything else is refused, never guessed. Validated in one
+ * native pass, then decoded a slice per turn of the event loop, each cut on a character boundary.
+ */
 export async function utf8(bytes: Uint8Array, what: string): Promise<string> {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  if (!isUtf8(bytes)) throw new ImportError(`${what} is not valid UTF-8.`);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
   const parts: string[] = [];
-  try {
-    for (let at = 0; at < bytes.length; at += SLICE) {
-      parts.push(decoder.decode(bytes.subarray(at, at + SLICE), { stream: true }));
-      if (at + SLICE < bytes.length) await nextTurn();
-    }
-    parts.push(decoder.decode());
-  } catch {
-    throw new ImportError(`${what} is not valid UTF-8.`);
+  while (at < buffer.length) {
+    let end = Math.min(buffer.length, at + SLICE);
+    while (end < buffer.length && (buffer[end]! & 0xc0) === 0x80) end--; // not inside a character
+    parts.push(buffer.toString('utf8', at, end));
+    at = end;
+    if (at < buffer.length) await nextTurn();
   }
   return parts.join('');
 }
@@ -167,9 +174,9 @@ async function layoutOf(text: string, what: string): Promise<Layout> {
   return { metadata: itemsClose < 0 && itemsOpen >= 0 ? text.slice(0, itemsOpen + 1) : metadata, spans };
 }
 
-function parsed(text: string, what: string): unknown {
+function parsed(text: string, what: string, revive = false): unknown {
   try {
-    return JSON.parse(text, reviver);
+    return revive ? JSON.parse(text, reviver) : JSON.parse(text);
   } catch (err) {
     throw new ImportError(`${what} is not valid JSON: ${(err as Error).message}`);
   }
@@ -179,7 +186,7 @@ export async function parseJsonFeed(bytes: Uint8Array, what = 'The JSON Feed'): 
   const text = await utf8(bytes, what);
   await nextTurn();
   const { metadata, spans } = await layoutOf(text, what);
-  const doc = parsed(metadata, what);
+  const doc = parsed(metadata, what, true);
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new ImportError(`${what} is not a JSON Feed (not an object).`);
   }
