@@ -23,6 +23,15 @@ export interface HubSubscription {
   verified: boolean;
 }
 
+export interface HubDecision {
+  status: number;
+  /** Verify intent at the callback after answering (with `topic` instead of the requested one). */
+  verify: boolean;
+  topic?: string;
+  /** A Location header (for a redirecting hub). */
+  location?: string;
+}
+
 export interface FakeHub {
   origin: string;
   url(path?: string): string;
@@ -36,7 +45,7 @@ export interface FakeHub {
    * What the hub does when a request comes: `verify` (default: 202, then verify intent at once, as a
    * hub does asynchronously), `refuse` (HTTP status, no verification) or a function given the request.
    */
-  onRequest: (req: HubRequest) => { status: number; verify: boolean; topic?: string };
+  onRequest: (req: HubRequest) => HubDecision;
   /** The lease the hub grants (hub.lease_seconds of its verification). */
   leaseSeconds: number;
   /** The answers the callback gave to verifications, newest last. */
@@ -55,7 +64,7 @@ export interface FakeHub {
   ): Promise<WireResponse>;
   /** Delivers `body` to every verified subscriber of `topic`; the answers. */
   publish(topic: string, body: string, contentType?: string): Promise<WireResponse[]>;
-  /** Waits until a request with `mode` has been verified (or answered) `count` times in all. */
+  /** Waits until every intent verification under way has its answer. */
   settled(): Promise<void>;
   close(): Promise<void>;
 }
@@ -112,7 +121,10 @@ export async function startFakeHub(readerUrl: () => string): Promise<FakeHub> {
       };
       requests.push(request);
       const decision = hub.onRequest(request);
-      res.writeHead(decision.status, { 'content-type': 'text/plain' });
+      res.writeHead(decision.status, {
+        'content-type': 'text/plain',
+        ...(decision.location ? { location: decision.location } : {}),
+      });
       res.end(decision.status === 202 ? 'Accepted' : 'Refused');
       if (decision.verify) {
         const p = verifyIntent(request, decision.topic).finally(() => running.delete(p));
