@@ -152,6 +152,39 @@ describe('subscribing at the hub a feed names', () => {
   });
 });
 
+describe('a JSON Feed names its hub in `hubs`', () => {
+  const jsonFeed = (self: string, items: Array<{ id: string; title: string }>) =>
+    JSON.stringify({
+      version: 'https://jsonfeed.org/version/1.1',
+      title: 'Jason',
+      feed_url: self,
+      hubs: [{ type: 'WebSub', url: hub.url('/json-hub') }],
+      items: items.map((i) => ({ id: i.id, title: i.title, content_text: i.title, url: `${self}#${i.id}` })),
+    });
+
+  test('the reader subscribes with feed_url as topic and stores a pushed JSON Feed', async () => {
+    const self = feeds.url('/jason.json?canonical');
+    feeds.set('/jason.json', {
+      headers: { 'content-type': 'application/feed+json' },
+      body: jsonFeed(self, [{ id: 'j1', title: 'Jay one' }]),
+    });
+    const { feed_id: feedId } = await h.subscribe(ann, feeds.url('/jason.json'));
+    await settle();
+    const reqs = hub.requestsOf('subscribe').filter((r) => r.path === '/json-hub');
+    expect(reqs.map((r) => r.params.get('hub.topic'))).toEqual([self]);
+    const res = await hub.publish(
+      self,
+      jsonFeed(self, [
+        { id: 'j2', title: 'Jay two' },
+        { id: 'j1', title: 'Jay one' },
+      ]),
+      'application/feed+json',
+    );
+    expect(res.map((r) => r.statusCode)).toEqual([204]);
+    expect(await titlesOf(ann, feedId)).toEqual(['Jay two', 'Jay one']);
+  });
+});
+
 describe('deliveries that change nothing', () => {
   let feedId: number;
   let callback: string;
