@@ -58,6 +58,8 @@ export const generatedRouteRows: readonly RouteRow[] = [
   ['GET POST DELETE',  '/feeds/v2/tags.json',                                         'reader', { errorStyle: 'feedbin' }],
   ['GET POST DELETE',  '/feeds/v2/unread_entries.json',                               'reader', { errorStyle: 'feedbin' }],
   ['POST',             '/feeds/v2/unread_entries/delete.json',                        'reader', { errorStyle: 'feedbin' }],
+  ['GET',              '/feeds/v2/websub/{token}',                                    'reader'],
+  ['POST',             '/feeds/v2/websub/{token}',                                    'reader', { bodyLimit: 4 * MiB }],
   ['GET POST',         '/feeds/{entry_id:int}/highlights',                            'reader'],
   ['DELETE',           '/feeds/{entry_id:int}/highlights/{highlight_id:int}',         'reader'],
 

@@ -15,16 +15,21 @@ import { registerRecapRoutes } from './routes/recap.js';
 import { registerSetRoutes } from './routes/sets.js';
 import { registerSubscriptionRoutes } from './routes/subscriptions.js';
 import { registerTaggingRoutes } from './routes/taggings.js';
+import { registerWebSubRoutes } from './routes/websub.js';
 
 export async function buildReaderApp(ctx: ReaderContext, http: ServiceHttpOptions): Promise<FastifyInstance> {
   const app = await createHttpApp({
     ...http,
     // 401s challenge with `Bearer realm="service"`, as Feedbin clients have always been answered.
     auth: { realm: 'service' },
-    // The extracted-content address stands in for Feedbin's extract service, not its API: its errors
-    // say why in the simple style.
+    // The extracted-content address stands in for Feedbin's extract service, not its API, and hubs call
+    // the WebSub callback: their errors say why in the simple style.
     errorStyle: (url) =>
-      url.startsWith('/feeds/v2/') && !url.startsWith('/feeds/v2/extract/') ? 'feedbin' : 'simple',
+      url.startsWith('/feeds/v2/') &&
+      !url.startsWith('/feeds/v2/extract/') &&
+      !url.startsWith('/feeds/v2/websub/')
+        ? 'feedbin'
+        : 'simple',
   });
 
   await app.register(async (scope) => {
@@ -39,5 +44,7 @@ export async function buildReaderApp(ctx: ReaderContext, http: ServiceHttpOption
     registerHighlightRoutes(scope, ctx);
     registerRecapRoutes(scope, ctx);
   });
+  // The WebSub callback: hubs, not clients, call it (no caching hook), with bodies read as bytes.
+  await app.register(async (scope) => registerWebSubRoutes(scope, ctx));
   return app;
 }

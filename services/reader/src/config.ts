@@ -41,6 +41,13 @@ export const readerConfigSchema = z
     READER_LLM_URL: envVar.httpUrl().optional(),
     READER_LLM_MODEL: envVar.string().default('gpt-4o-mini'),
     READER_LLM_API_KEY: envVar.string().optional(),
+    /**
+     * Subscribe to the WebSub hub a polled feed names, with a callback on PUBLIC_URL (which the hub must
+     * be able to reach); off → polling only.
+     */
+    READER_WEBSUB: envVar.bool().default(true),
+    /** hub.lease_seconds asked for; the hub decides, and the reader renews before the granted lease ends. */
+    READER_WEBSUB_LEASE_SECONDS: envVar.int({ min: 300, max: 31_536_000 }).default(864_000),
   })
   .superRefine((config, ctx) => {
     if (config.READER_POLL_MIN_MINUTES > config.READER_POLL_MAX_MINUTES) {

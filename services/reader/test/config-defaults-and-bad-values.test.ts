@@ -20,6 +20,8 @@ describe('reader configuration', () => {
       READER_RECAP_LIMIT_PER_MINUTE: 60,
       READER_VIEW_CACHE_USERS: 500,
       READER_LLM_MODEL: 'gpt-4o-mini',
+      READER_WEBSUB: true,
+      READER_WEBSUB_LEASE_SECONDS: 864_000,
     });
     expect(config.READER_LLM_URL).toBeUndefined();
     expect(config.READER_LLM_API_KEY).toBeUndefined();
@@ -33,13 +35,19 @@ describe('reader configuration', () => {
         READER_RETENTION_DAYS: 'ninety',
         READER_LLM_URL: 'ftp://llm.example/',
         READER_LLM_API_KEY: ' ',
+        READER_WEBSUB_LEASE_SECONDS: '60',
       });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const variables = (error as ConfigError).issues.map((i) => i.variable).sort();
-    expect(variables).toEqual(['READER_LLM_URL', 'READER_PORT', 'READER_RETENTION_DAYS']);
+    expect(variables).toEqual([
+      'READER_LLM_URL',
+      'READER_PORT',
+      'READER_RETENTION_DAYS',
+      'READER_WEBSUB_LEASE_SECONDS',
+    ]);
     expect((error as Error).message).not.toContain('sk-');
   });
 

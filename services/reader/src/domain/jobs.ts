@@ -56,3 +56,34 @@ export const recapBuildJob = declareJob({
   payload: recapBuildPayload,
   options: { concurrency: 2, leaseMs: 90_000 },
 });
+
+const webSubSubscribePayload = z.object({ feedId: z.number().int(), hub: z.string(), topic: z.string() });
+export type WebSubSubscribePayload = z.output<typeof webSubSubscribePayload>;
+
+export const webSubSubscribeJob = declareJob({
+  name: 'reader.websub.subscribe',
+  payload: webSubSubscribePayload,
+  options: { concurrency: 4, leaseMs: 60_000 },
+});
+
+/** Queues the feed's WebSub (re)subscription unless one is queued or running already. */
+export async function queueWebSubSubscribe(
+  ctx: ReaderContext,
+  payload: WebSubSubscribePayload,
+): Promise<void> {
+  await enqueueJob(ctx.jobs, webSubSubscribeJob, payload, {
+    key: `websub:${payload.feedId}`,
+    maxAttempts: 3,
+  });
+}
+
+export const webSubUnsubscribeJob = declareJob({
+  name: 'reader.websub.unsubscribe',
+  payload: z.object({ token: z.string() }),
+  options: { concurrency: 4, leaseMs: 60_000 },
+});
+
+/** Queues the unsubscribe request of one ending WebSub record. */
+export async function queueWebSubUnsubscribe(ctx: ReaderContext, token: string): Promise<void> {
+  await enqueueJob(ctx.jobs, webSubUnsubscribeJob, { token }, { key: `websub-end:${token}`, maxAttempts: 3 });
+}

@@ -2,12 +2,13 @@
 // delete. A new subscription makes the feed's newest 100 entries unread for that user.
 import { badRequest } from '@murmur/core';
 import { DuplicateKeyError, nextId } from '@murmur/store';
-import { discoverFeeds } from '../feeds/discover.js';
+import { discoverFeeds, type VerifiedFeed } from '../feeds/discover.js';
 import type { FeedDoc, SubscriptionDoc } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 import { feedFromDiscovery } from './feeds.js';
 import { queueFeedRefresh } from './jobs.js';
 import type { SubscriptionView, UserView } from './views.js';
+import { afterLastSubscriber, considerWebSub } from './websub.js';
 
 export const NEW_SUBSCRIPTION_UNREAD = 100;
 
@@ -63,6 +64,7 @@ async function checkSubscriptionCap(ctx: ReaderContext, userId: number): Promise
 export async function subscribe(ctx: ReaderContext, userId: number, url: string): Promise<SubscribeOutcome> {
   // A URL that is already a known feed needs no fetch: it is polled anyway.
   let feed = await ctx.store.feedByUrl(url);
+  let found: VerifiedFeed | undefined;
   if (feed) {
     const existing = await ctx.store.subscriptionOfFeed(userId, feed._id);
     if (existing) return { kind: 'existing', subscription: viewOf(existing, feed) };
@@ -70,19 +72,20 @@ export async function subscribe(ctx: ReaderContext, userId: number, url: string)
   // Before discovery: a user at the cap makes the reader fetch nothing.
   await checkSubscriptionCap(ctx, userId);
   if (!feed) {
-    const found = await discoverFeeds(ctx.fetcher, url);
-    if (found.length === 0) return { kind: 'none' };
-    if (found.length > 1) {
+    const discovered = await discoverFeeds(ctx.fetcher, url);
+    if (discovered.length === 0) return { kind: 'none' };
+    if (discovered.length > 1) {
       return {
         kind: 'choices',
-        choices: found.map((f) => ({
+        choices: discovered.map((f) => ({
           feed_url: f.url,
           title: f.feed.title ?? new URL(f.url).host,
           is_json_feed: f.feed.format === 'json',
         })),
       };
     }
-    feed = await feedFromDiscovery(ctx, found[0]!);
+    found = discovered[0]!;
+    feed = await feedFromDiscovery(ctx, found);
     const existing = await ctx.store.subscriptionOfFeed(userId, feed._id);
     if (existing) return { kind: 'existing', subscription: viewOf(existing, feed) };
   }
@@ -118,6 +121,8 @@ export async function subscribe(ctx: ReaderContext, userId: number, url: string)
       if (written === null) await ctx.states.touch(userId, ['subscriptions']);
     },
   ]);
+  // A feed found just now may name a hub: the reader subscribes there (a known feed's poll sees to it).
+  if (found?.websub) await considerWebSub(ctx, feed._id, found.websub);
   return { kind: 'created', subscription: viewOf(doc, feed) };
 }
 
@@ -169,6 +174,8 @@ export async function unsubscribe(
 ): Promise<boolean> {
   if (!(await ctx.store.deleteSubscription(sub.id, userId))) return false;
   await ctx.store.changeSubscriberCount(sub.feedId, -1);
+  // The last reader of the feed gone: so is the reader's subscription at its hub.
+  await afterLastSubscriber(ctx, sub.feedId);
   await ctx.store.deleteTaggingsOfFeed(userId, sub.feedId);
   const timeline = await ctx.store.timelineOfFeed(sub.feedId);
   const ofFeed = timeline?.ids ?? [];

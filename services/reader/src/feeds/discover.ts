@@ -8,6 +8,7 @@ import type { FeedFetcher } from './fetcher.js';
 import { httpUrl } from './html.js';
 import { parseFetched, type Fetched } from './parse.js';
 import { FeedParseError, type ParsedFeed } from './types.js';
+import { webSubTarget, type WebSubTarget } from './websub.js';
 
 const FEED_TYPES = new Set([
   'application/rss+xml',
@@ -41,6 +42,8 @@ export interface VerifiedFeed {
   feed: ParsedFeed;
   etag: string | null;
   lastModified: string | null;
+  /** The hub it names and the topic to subscribe with (feeds/websub.ts), or null. */
+  websub: WebSubTarget | null;
 }
 
 interface PageLinks {
@@ -110,6 +113,7 @@ function verified(requested: string, fetched: Fetch): VerifiedFeed | null {
     feed: fetched.parsed.feed,
     etag: response.headers.etag ?? null,
     lastModified: response.headers['last-modified'] ?? null,
+    websub: webSubTarget(response.headers, fetched.parsed.feed, response.url),
   };
 }
 

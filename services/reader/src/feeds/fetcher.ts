@@ -22,6 +22,10 @@ export interface FeedRequest {
   accept?: string;
   etag?: string | null;
   lastModified?: string | null;
+  /** GET unless said (a WebSub hub request is a form POST). */
+  method?: 'GET' | 'POST';
+  body?: string;
+  contentType?: string;
 }
 
 export class FeedFetcher {
@@ -41,12 +45,15 @@ export class FeedFetcher {
     const headers: Record<string, string> = {};
     if (request.etag) headers['if-none-match'] = request.etag;
     if (request.lastModified) headers['if-modified-since'] = request.lastModified;
+    if (request.contentType) headers['content-type'] = request.contentType;
     return this.limiter.run(
       () =>
         this.safe.fetch(url, {
           ...(request.limits ?? FETCH_LIMITS.feed),
           accept: request.accept ?? FEED_ACCEPT,
           headers,
+          ...(request.method ? { method: request.method } : {}),
+          ...(request.body === undefined ? {} : { body: request.body }),
         }),
       host,
     );

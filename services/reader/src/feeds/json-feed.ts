@@ -5,7 +5,7 @@ import { escapeHtml } from '@murmur/http';
 import type { EnclosureDoc, EntryJsonFeed, JsonFeedMeta } from '../store/index.js';
 import { entryUrl, httpUrl, truncateText } from './html.js';
 import { parseFeedDate } from './dates.js';
-import { FeedParseError, type ParsedFeed, type ParsedItem } from './types.js';
+import { FeedParseError, type DocumentWebSub, type ParsedFeed, type ParsedItem } from './types.js';
 
 export const JSON_FEED_VERSIONS = ['https://jsonfeed.org/version/1', 'https://jsonfeed.org/version/1.1'];
 
@@ -120,6 +120,21 @@ function mapItem(item: Json, feedUrl: string): ParsedItem | null {
   };
 }
 
+/** JSON Feed's `hubs` (`{type, url}`; WebSub's type, any case, or none) and `feed_url` as self. */
+function jsonWebSub(doc: Json, self: string | null, feedUrl: string): DocumentWebSub | null {
+  const hubs: string[] = [];
+  if (Array.isArray(doc.hubs)) {
+    for (const hub of doc.hubs) {
+      if (!isObject(hub)) continue;
+      const type = typeof hub.type === 'string' ? hub.type.trim().toLowerCase() : '';
+      const url = httpUrl(hub.url, feedUrl);
+      if (url && (type === '' || type === 'websub' || type === 'pubsubhubbub') && !hubs.includes(url))
+        hubs.push(url);
+    }
+  }
+  return hubs.length === 0 ? null : { hubs, self };
+}
+
 export function parseJsonFeed(doc: unknown, feedUrl: string): ParsedFeed {
   const version = jsonFeedVersion(doc);
   if (version === null || !isObject(doc)) throw new FeedParseError('not a JSON Feed');
@@ -140,5 +155,13 @@ export function parseJsonFeed(doc: unknown, feedUrl: string): ParsedFeed {
   // JSON Feed 1.1: an item that names no author has the feed's (`authors`, else 1.0's `author`).
   const feedAuthors = authorsOf(doc, feedUrl);
   if (feedAuthors !== null) for (const item of items) item.author ??= feedAuthors;
-  return { format: 'json', title: meta.title, siteUrl: homePage, jsonFeed: meta, items };
+  const websub = jsonWebSub(doc, meta.feed_url, feedUrl);
+  return {
+    format: 'json',
+    title: meta.title,
+    siteUrl: homePage,
+    jsonFeed: meta,
+    items,
+    ...(websub ? { websub } : {}),
+  };
 }

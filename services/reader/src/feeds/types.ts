@@ -17,8 +17,18 @@ export interface ParsedItem {
   jsonFeed: EntryJsonFeed | null;
 }
 
+/** WebSub discovery as the document itself gives it (docs/api/reader.md "WebSub"). */
+export interface DocumentWebSub {
+  /** Absolute http(s) URLs of the hubs it names, in document order. */
+  hubs: string[];
+  /** Its own canonical URL (Atom `rel="self"`, JSON Feed `feed_url`), or null. */
+  self: string | null;
+}
+
 export interface ParsedFeed {
   format: FeedFormat;
+  /** Hubs and self the document names; absent when it names none. */
+  websub?: DocumentWebSub;
   title: string | null;
   siteUrl: string | null;
   jsonFeed: JsonFeedMeta | null;

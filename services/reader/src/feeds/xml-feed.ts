@@ -18,7 +18,7 @@ import {
   type RawItem,
 } from './xml-fields.js';
 import { MAX_ITEMS_PER_FETCH } from './entries.js';
-import { FeedParseError, type ParsedFeed, type ParsedItem } from './types.js';
+import { FeedParseError, type DocumentWebSub, type ParsedFeed, type ParsedItem } from './types.js';
 
 const XML_ENTITIES = Object.freeze(
   Object.assign(Object.create(null) as Record<string, string>, {
@@ -430,6 +430,23 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Above this size, each linear pre-check of a document gets its own turn of the event loop. */
 const LARGE_DOCUMENT = 256 * 1024;
 
+/**
+ * `<atom:link rel="hub">` and `rel="self"` of the channel or feed (RSS carries them as atom:link, Atom
+ * as its own links), hrefs resolved as feedparser resolved them against xml:base and the document URL.
+ */
+function xmlWebSub(meta: Record<string, unknown>, feedUrl: string): DocumentWebSub | null {
+  const hubs: string[] = [];
+  let self: string | null = null;
+  for (const link of ['atom:link', 'atom10:link'].flatMap((key) => nodes(meta, key))) {
+    const rels = (link['@']?.rel ?? '').trim().toLowerCase().split(/\s+/);
+    const href = httpUrl(link['@']?.href, feedUrl);
+    if (!href) continue;
+    if (rels.includes('hub') && !hubs.includes(href)) hubs.push(href);
+    if (rels.includes('self')) self ??= href;
+  }
+  return hubs.length === 0 && self === null ? null : { hubs, self };
+}
+
 export async function parseXmlFeed(document: string, feedUrl: string): Promise<ParsedFeed> {
   const body = readable(document);
   const large = body.length > LARGE_DOCUMENT;
@@ -468,8 +485,10 @@ export async function parseXmlFeed(document: string, feedUrl: string): Promise<P
       // RFC 4287 §4.2.1: an Atom entry without authors (its own or its source's) has the feed's.
       const feedAuthors = type === 'atom' && meta ? feedAuthorNames(meta) : null;
       if (feedAuthors) for (const item of items) item.author ??= feedAuthors;
+      const websub = meta ? xmlWebSub(meta, feedUrl) : null;
       resolve({
         format: type === 'atom' ? 'atom' : 'rss',
+        ...(websub ? { websub } : {}),
         title: feedTitle(meta),
         siteUrl: httpUrl(meta?.link, feedUrl),
         jsonFeed: null,

@@ -7,6 +7,7 @@ import { importOpmlJobDefinition } from './import.js';
 import { recapBuildJobDefinition } from './recap-build.js';
 import { recapEmailJob } from './recap-email.js';
 import { refreshFeedJobDefinition } from './refresh.js';
+import { webSubSubscribeJobDefinition, webSubUnsubscribeJobDefinition } from './websub.js';
 
 export function registerReaderJobs(ctx: ReaderContext): void {
   registerJobs(ctx.jobs, ctx, [
@@ -18,5 +19,7 @@ export function registerReaderJobs(ctx: ReaderContext): void {
     recapBuildJobDefinition,
     recapEmailJob,
     importOpmlJobDefinition,
+    webSubSubscribeJobDefinition,
+    webSubUnsubscribeJobDefinition,
   ]);
 }

@@ -5,14 +5,16 @@ import { FetchError, type FetchResponse } from '@murmur/fetch';
 import { handleJob } from '@murmur/jobs';
 import { DuplicateKeyError } from '@murmur/store';
 import type { ReaderContext } from '../domain/context.js';
-import { ensureIcon, intervalBounds, siteHostOf } from '../domain/feeds.js';
-import { announceToSubscribers, pruneFeed, storeEntries } from '../domain/ingest.js';
+import { applyFeedDocument } from '../domain/feed-update.js';
+import { intervalBounds } from '../domain/feeds.js';
+import { announceToSubscribers, pruneFeed } from '../domain/ingest.js';
 import { refreshFeedJob } from '../domain/jobs.js';
-import { itemSourcesOf } from '../feeds/entries.js';
+import { considerWebSub, pushedFeed } from '../domain/websub.js';
 import { permanentLocation } from '../feeds/fetcher.js';
 import { parseFetched } from '../feeds/parse.js';
-import { failureIntervalMinutes, jittered, nextIntervalMinutes, retryAfterMs } from '../feeds/schedule.js';
+import { failureIntervalMinutes, jittered, retryAfterMs } from '../feeds/schedule.js';
 import { FeedParseError } from '../feeds/types.js';
+import { webSubTarget } from '../feeds/websub.js';
 import type { FeedDoc } from '../store/index.js';
 
 // A failure here is a bug or a store outage, not a failing feed (that is recorded on the feed): the
@@ -81,7 +83,8 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
   const url = await followMove(ctx, feed, res);
   const nowMs = ctx.clock.nowDate().getTime();
   if (res.status === 304) {
-    const next = nowMs + jittered(feed.intervalMinutes);
+    const pushed = await pushedFeed(ctx, feed._id, nowMs);
+    const next = nowMs + jittered(pushed ? ctx.config.READER_POLL_MAX_MINUTES : feed.intervalMinutes);
     await ctx.store.markFeedNotModified(feed._id, new Date(nowMs), new Date(next));
     return 'not-modified';
   }
@@ -100,48 +103,18 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
   if (parsed.kind !== 'feed') return recordFailure(ctx, feed, 'not a feed', null);
   const source = parsed.feed;
 
-  const siteHost = siteHostOf(source.siteUrl, url);
-  // A move was announced when it happened (followMove).
-  const metaChanged =
-    source.title !== feed.title ||
-    source.siteUrl !== feed.siteUrl ||
-    JSON.stringify(source.jsonFeed) !== JSON.stringify(feed.jsonFeed);
-  const next = {
-    ...feed,
+  const websub = webSubTarget(res.headers, source, res.url);
+  const pushed = await pushedFeed(ctx, feed._id, nowMs);
+  await applyFeedDocument(ctx, feed, source, {
     url,
-    siteHost,
-    title: source.title,
-    siteUrl: source.siteUrl,
-    jsonFeed: source.jsonFeed,
-  };
-  // The entries, the feed's record and the subscribers' unread ids: one step, one fsync wait.
-  await storeEntries(ctx, feed._id, itemSourcesOf(source.items, res.url), {
-    announce: { feedChanged: metaChanged },
-    alongside: (added) => {
-      const interval = nextIntervalMinutes(
-        intervalBounds(ctx),
-        feed.intervalMinutes,
-        source.items.flatMap((i) => (i.published ? [i.published] : [])),
-        added.length > 0,
-        nowMs,
-      );
-      return ctx.store.recordFeedFetched(feed._id, {
-        title: source.title,
-        siteUrl: source.siteUrl,
-        siteHost,
-        format: source.format,
-        jsonFeed: source.jsonFeed,
-        etag: res.headers.etag ?? null,
-        lastModified: res.headers['last-modified'] ?? null,
-        intervalMinutes: interval,
-        nextCheckAt: new Date(nowMs + jittered(interval)),
-        lastCheckedAt: new Date(nowMs),
-        lastError: null,
-        errorCount: 0,
-        updatedAt: new Date(nowMs),
-      });
-    },
+    baseUrl: res.url,
+    etag: res.headers.etag ?? null,
+    lastModified: res.headers['last-modified'] ?? null,
+    nowMs,
+    // While a hub pushes this feed, polling is only the fallback: at the slow end of the interval.
+    ...(pushed ? { pollAfterMinutes: ctx.config.READER_POLL_MAX_MINUTES } : {}),
+    checked: true,
   });
-  if (siteHost !== feed.siteHost) await ensureIcon(ctx, next);
+  await considerWebSub(ctx, feed._id, websub);
   return 'stored';
 }

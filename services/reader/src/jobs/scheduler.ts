@@ -1,11 +1,12 @@
 // What runs on its own: every tick, feeds that are due get a refresh job; once a day, retention for
-// feeds nobody subscribes to and icon refreshes; from 08:00 UTC, the weekly recap emails of the day.
+// feeds nobody subscribes to and icon refreshes; WebSub renewals and retries; from 08:00 UTC, the weekly recap emails of the day.
 // Every replica ticks; job keys and the `schedule` markers make sure work is queued once. The
 // scheduler only queues jobs: the work itself is the jobs' (jobs/index.ts).
 import { enqueueJob } from '@murmur/jobs';
 import { DuplicateKeyError } from '@murmur/store';
 import type { ReaderContext } from '../domain/context.js';
 import { queueFeedRefresh, queueIconRefresh } from '../domain/jobs.js';
+import { enqueueDueWebSub } from '../domain/websub.js';
 import { DAYS } from '../store/index.js';
 import { ICON_MAX_AGE_MS } from './icons.js';
 import { recapEmailJob } from './recap-email.js';
@@ -87,6 +88,7 @@ export async function enqueueRecapEmails(ctx: ReaderContext): Promise<number> {
 
 export async function tick(ctx: ReaderContext): Promise<void> {
   await enqueueDueFeeds(ctx);
+  await enqueueDueWebSub(ctx);
   if (await claimPeriodic(ctx, 'retention', DAY_MS)) await enqueueRetention(ctx);
   if (await claimPeriodic(ctx, 'icons', DAY_MS)) await enqueueIconRefreshes(ctx);
   await enqueueRecapEmails(ctx);

@@ -18,6 +18,7 @@ import type {
   ScheduleDoc,
   SettingDoc,
   ExtractDoc,
+  WebSubDoc,
 } from './documents.js';
 
 export class ReaderCollections {
@@ -37,6 +38,7 @@ export class ReaderCollections {
   protected readonly schedule: Collection<ScheduleDoc>;
   protected readonly settings: Collection<SettingDoc>;
   protected readonly extracts: Collection<ExtractDoc>;
+  protected readonly websub: Collection<WebSubDoc>;
 
   constructor(readonly raw: Store) {
     // Id counters (reserveIds, nextId) are acknowledged once committed, not once on disk: an id only
@@ -60,5 +62,6 @@ export class ReaderCollections {
     this.schedule = raw.collection('schedule');
     this.settings = raw.collection('settings');
     this.extracts = raw.collection('extracts');
+    this.websub = raw.collection('websub_subscriptions');
   }
 }

@@ -257,3 +257,35 @@ export interface ExtractDoc {
   extractedAt: Date;
   expiresAt: Date;
 }
+
+/**
+ * One WebSub subscription of the reader at a hub (docs/adr/0024-websub-subscriptions-in-the-reader.md):
+ * for one feed, shared by all its subscribers. `_id` is the unguessable token of its callback URL.
+ * A feed has at most one that is not `unsubscribing`; old ones wait for the hub to confirm their end.
+ */
+export interface WebSubDoc {
+  [key: string]: unknown;
+  _id: string;
+  feedId: number;
+  hub: string;
+  topic: string;
+  /** The hub.secret sent with the request: deliveries must be signed with it. */
+  secret: string;
+  /**
+   * `subscribing`: asked, not yet verified; `subscribed`: verified, lease running; `denied`: the hub
+   * refused (polling goes on); `unsubscribing`: asked to end, waiting for the hub's verification.
+   */
+  state: 'subscribing' | 'subscribed' | 'denied' | 'unsubscribing';
+  /** The request whose intent verification we expect (set before the request is sent), or null. */
+  pending: 'subscribe' | 'unsubscribe' | null;
+  leaseSeconds: number | null;
+  expiresAt: Date | null;
+  /** When the scheduler next queues work for it (renewal, a retry); null: nothing to do. */
+  renewAt: Date | null;
+  /** Failed unsubscribe requests so far (the record goes after a few). */
+  attempts: number;
+  lastError: string | null;
+  lastDeliveryAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -6,7 +6,7 @@
 // update rewrites the document's key in every index, and a low-cardinality first field makes a
 // range of equal keys that every such query has to walk.
 import { DuplicateKeyError, reserveIds } from '@murmur/store';
-import type { ExtractDoc } from './documents.js';
+import type { ExtractDoc, WebSubDoc } from './documents.js';
 import { UserQueries } from './users.js';
 
 export * from './documents.js';
@@ -26,6 +26,8 @@ export class ReaderStore extends UserQueries {
     await this.recapSettings.createIndex({ dayofweek: 1 });
     await this.imports.createIndex({ userId: 1 });
     await this.extracts.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    await this.websub.createIndex({ feedId: 1 });
+    await this.websub.createIndex({ renewAt: 1 });
   }
 
   /**
@@ -77,5 +79,43 @@ export class ReaderStore extends UserQueries {
   async saveExtract(doc: ExtractDoc): Promise<void> {
     const { _id, ...fields } = doc;
     await this.extracts.updateOne({ _id }, { $set: fields }, { upsert: true });
+  }
+
+  // WebSub subscriptions (domain/websub.ts)
+
+  webSubByToken(token: string): Promise<WebSubDoc | null> {
+    return this.websub.findOne({ _id: token });
+  }
+
+  /** Every WebSub record of the feed (at most one not `unsubscribing`). */
+  webSubsOfFeed(feedId: number): Promise<WebSubDoc[]> {
+    return this.websub.find({ feedId });
+  }
+
+  async insertWebSub(doc: WebSubDoc): Promise<void> {
+    await this.websub.insertOne(doc);
+  }
+
+  async updateWebSub(token: string, fields: Partial<WebSubDoc>): Promise<void> {
+    await this.websub.updateOne({ _id: token }, { $set: fields });
+  }
+
+  /** Sets `fields` only while the record is in `state`; false when it is not (or gone). */
+  async updateWebSubIn(
+    token: string,
+    state: WebSubDoc['state'],
+    fields: Partial<WebSubDoc>,
+  ): Promise<boolean> {
+    const found = await this.websub.findOneAndUpdate({ _id: token, state }, { $set: fields });
+    return found !== null;
+  }
+
+  async deleteWebSub(token: string): Promise<void> {
+    await this.websub.deleteOne({ _id: token });
+  }
+
+  /** Records whose `renewAt` has come (soonest first). */
+  dueWebSubs(now: Date, limit: number): Promise<WebSubDoc[]> {
+    return this.websub.find({ renewAt: { $lte: now } }, { sort: { renewAt: 1 }, limit });
   }
 }
