@@ -16,4 +16,5 @@ test('at most 100 devices per user: the 101st registration drops the oldest', as
   expect(tokens[0]).toBe(devHex(2));
   expect(tokens[99]).toBe(devHex(101));
   expect(tokens).not.toContain(devHex(1));
-});
+  // 101 durable registrations one after another: minutes, not seconds, on a loaded 2-core CI machine.
+}, 120_000);
