@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A MongoDB-wire server for the MongoDB suites, on a machine that has PostgreSQL and Go but no MongoDB:
-// FerretDB 1.24 (tools/ferretdb, docs/adr/0019-ferretdb-for-the-mongodb-suites.md), built once into a
+// FerretDB 1.24 (tools/ferretdb, docs/adr/0021-ferretdb-for-the-mongodb-suites.md), built once into a
 // cache directory, started on a free loopback port over the local PostgreSQL in a database of its own,
 // which is dropped when it stops.
 //

@@ -2,7 +2,7 @@
 // Feeds benchmark (bench/README.md "Feeds timelines"): 10,000 users, 200,000 posts, one user
 // following 2,000 others and one followed by 5,000, on the embedded store, measured through the
 // gateway. Run after a build, from the repository root (or `npm run bench -- feeds`):
-//   node bench/feeds/run.mjs [--users=10000] [--posts=200000] [--samples=300] [--store=file|memory]
+//   node bench/feeds/run.mjs [--users=10000] [--posts=200000] [--samples=300] [--store=file|memory|mongodb]
 //                            [--skip-compare] [--json] [--data-dir=<dir>]
 // --data-dir: seed into that directory and keep it (bench/store/community.mjs); otherwise a temporary one.
 // Exits non-zero only when the benchmark could not run; a missed target is reported.
@@ -37,6 +37,11 @@ function startServer(dataDir) {
     env: {
       BENCH_DATA_DIR: dataDir,
       BENCH_STORE: STORE,
+      // --store=mongodb: a database of this run on the MongoDB-wire server at MONGO_URL.
+      BENCH_STORE_URL:
+        STORE === 'mongodb' && process.env.MONGO_URL
+          ? `${process.env.MONGO_URL.replace(/\/+$/, '')}/murmur_bench_feeds_${process.pid}`
+          : '',
       BENCH_USERS: option('users', '10000'),
       BENCH_POSTS: option('posts', '200000'),
     },

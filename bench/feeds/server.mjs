@@ -29,7 +29,13 @@ const logger = platform.createLogger({ service: 'bench', level: logLevel });
 const publicUrl = 'http://murmur.bench';
 const log = (...args) => console.error(...args);
 
-const storeUrl = storeKind === 'file' ? `file:${dataDir}` : `memory:bench-${process.pid}`;
+// mongodb: BENCH_STORE_URL, a database on a MongoDB-wire server (bench/store/mongodb.mjs).
+const storeUrl =
+  storeKind === 'file'
+    ? `file:${dataDir}`
+    : storeKind === 'mongodb'
+      ? process.env.BENCH_STORE_URL
+      : `memory:bench-${process.pid}`;
 const feedsStore = await platform.openStore(storeUrl, { service: 'feeds' });
 log(`seeding the feeds store (${storeKind}): ${USERS} users, ${POSTS} posts…`);
 const seeded = await seedFeedsStore(feedsStore, FeedsStore, sizes);

@@ -3,7 +3,7 @@
 // (30,000 unread) on the embedded store, measured through the gateway; then polling throughput
 // against 1,000 local feeds. Run after a build, from the repository root:
 //   node bench/reader/run.mjs [--subscriptions=500] [--items=200] [--unread=30000] [--samples=200]
-//                             [--poll-feeds=1000] [--store=file|memory]
+//                             [--poll-feeds=1000] [--store=file|memory|mongodb]
 //                             [--skip-parse] [--skip-reads] [--skip-poll] [--json] [--data-dir=<dir>]
 // --data-dir: seed into that directory and keep it (bench/store/community.mjs); otherwise a temporary one.
 // Exits non-zero only when the benchmark could not run; missing a target is reported.
@@ -43,6 +43,14 @@ const SERVER_HEAP_MB = Number(option('server-heap', '640'));
 /** A directory for V8 CPU profiles of the server processes (`node --cpu-prof`), for DevTools. */
 const CPU_PROF_DIR = option('cpu-prof', '');
 
+/** --store=mongodb: a database of this run on the MongoDB-wire server at MONGO_URL (kept across the restart). */
+function mongoStoreUrl(service) {
+  if (STORE !== 'mongodb') return '';
+  if (!process.env.MONGO_URL)
+    throw new BenchError('--store=mongodb needs MONGO_URL (node scripts/ferretdb.mjs -- node bench/…)');
+  return `${process.env.MONGO_URL.replace(/\/+$/, '')}/murmur_bench_${service}_${process.pid}`;
+}
+
 /** The system under test in its own process (so its memory is its own). */
 function startServer(dataDir, adminToken) {
   return forkServer(join(here, 'server.mjs'), {
@@ -50,6 +58,7 @@ function startServer(dataDir, adminToken) {
     env: {
       BENCH_DATA_DIR: dataDir,
       BENCH_STORE: STORE,
+      BENCH_STORE_URL: mongoStoreUrl('reader'),
       BENCH_ADMIN_TOKEN: adminToken,
     },
   });

@@ -40,7 +40,13 @@ const startedAt = performance.now();
 const reader = await platform.startService(createReaderService(), {
   env: {
     ...common,
-    STORE_URL: storeKind === 'file' ? `file:${dataDir}` : 'memory:',
+    // mongodb: BENCH_STORE_URL, a database on a MongoDB-wire server (bench/store/mongodb.mjs).
+    STORE_URL:
+      storeKind === 'file'
+        ? `file:${dataDir}`
+        : storeKind === 'mongodb'
+          ? process.env.BENCH_STORE_URL
+          : 'memory:',
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
     READER_SUBSCRIBE_LIMIT_PER_MINUTE: '1000000',
     READER_IMPORT_LIMIT_PER_HOUR: '1000000',

@@ -23,7 +23,9 @@ export interface NatsPermissions {
 }
 
 /**
- * What a service's NATS user may do. Publish: its own events (`evt.<service>.>`), requests to every other service,
+ * What a service's NATS user may do. Publish: its own events (`evt.<service>.>`), requests to every service — its
+ * own included: a service's routes check tokens through identity's bus requests (@murmur/identity-client), and in
+ * identity that request is to its own subject (`identity.token.verify`, answered by any identity replica) —
  * the JetStream API (stream and consumer set-up, pulls, publish acknowledgements come back on inboxes) except
  * deleting or purging streams, acknowledgements of EVENTS deliveries, and dead letters (`dlq.<durable>`: durable
  * names are one subject token, so this cannot be narrowed per service). Replies go only to the inbox of a request
@@ -32,13 +34,7 @@ export interface NatsPermissions {
 export function natsPermissions(service: ServiceName): NatsPermissions {
   return {
     publish: {
-      allow: [
-        `evt.${service}.>`,
-        ...SERVICES.filter((s) => s !== service).map((s) => `${s}.>`),
-        '$JS.API.>',
-        '$JS.ACK.EVENTS.>',
-        'dlq.>',
-      ],
+      allow: [`evt.${service}.>`, ...SERVICES.map((s) => `${s}.>`), '$JS.API.>', '$JS.ACK.EVENTS.>', 'dlq.>'],
       deny: ['$JS.API.STREAM.DELETE.>', '$JS.API.STREAM.PURGE.>', '$JS.API.STREAM.MSG.DELETE.>'],
     },
     subscribe: { allow: [`${service}.>`, 'evt.>', '_INBOX.>'] },

@@ -138,6 +138,22 @@ describeWithNats('NATS per-service users (deploy/compose/nats.conf on a real nat
     expect(await identityBus.request(reader.recapCapabilities, {})).toEqual({ usingAi: false });
   });
 
+  it('lets a service make requests to its own subjects: identity checks a token on one of its own routes', async () => {
+    // identity's routes verify tokens as every service's do: a bus request to identity.token.verify
+    // (@murmur/identity-client), here from one identity replica and answered by another.
+    const answering = await open('identity');
+    const asking = await open('identity');
+    await answering.handle(identity.tokenVerify, async () => ({ active: false as const }));
+    try {
+      expect(await asking.request(identity.tokenVerify, { token: 'abc' }, { timeoutMs: 5_000 })).toEqual({
+        active: false,
+      });
+    } finally {
+      // Nobody answers identity.token.verify in the other tests.
+      await answering.close();
+    }
+  });
+
   it("refuses a service publishing another service's event: nothing reaches the stream or listeners", async () => {
     const heard: string[] = [];
     await identityBus.listen(identity.userCreated, async (event) => {

@@ -14,11 +14,14 @@
 // system takes on purpose (`settle`). A failure names each missing effect and where its event stopped:
 // the producer's outbox row, the EVENTS stream, the consumer's position, a dead letter.
 //
-// CI runs the bounded form (about a minute). Longer: `npm run chaos -- --seconds 300` (scripts/murmur.mjs),
+// It runs twice: on each service's embedded store, and in the shape docker-compose.yml describes on a
+// MongoDB-wire store (skipped, saying so, without MONGO_URL; failing under REQUIRE_MONGO=1, as in CI).
+// CI runs the bounded form (about a minute each). Longer: `npm run chaos -- --seconds 300` (scripts/murmur.mjs),
 // or CHAOS_SECONDS / CHAOS_KILL_EVERY_MS / CHAOS_SEED with jest.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { identity, publishing as publishingContract } from '@murmur/contracts';
 import { describeWithNats, traceEvents, type TrailEnvelope } from '@murmur/testing';
+import { describeWithMongo, findMongo } from '../../libs/store-mongodb/test/mongo-server.js';
 import { startCluster, type Cluster, type PartName } from '../support/cluster.js';
 import { newPostId, xmlrpc } from '../support/client.js';
 
@@ -102,12 +105,14 @@ async function settle<T>(
   return { ms: Date.now() - started, left: left.length, history: `${what} missing ${history.join(' ')}` };
 }
 
-describeWithNats('chaos: kill -9, NATS lost, a paused service — nothing lost, nothing twice', () => {
+/** The run, on the cluster `start` gives (`store` names its store in the printed counts). */
+function chaos(store: string, start: () => Promise<Cluster>): void {
   let cluster: Cluster;
   beforeAll(async () => {
-    cluster = await startCluster(['identity', 'publishing', 'feeds']);
-  }, 90_000);
-  afterAll(() => cluster?.stop(), 60_000);
+    seed = SEED;
+    cluster = await start();
+  }, 180_000);
+  afterAll(() => cluster?.stop(), 90_000);
 
   test(
     'every acknowledged write and every event effect survives, once',
@@ -376,7 +381,7 @@ describeWithNats('chaos: kill -9, NATS lost, a paused service — nothing lost, 
         );
         diagnosis.push(`sites: ${sites.history}`, `timelines: ${timelines.history}`);
       }
-      console.log(`chaos: ${JSON.stringify(counts)}`);
+      console.log(`chaos (${store} store): ${JSON.stringify(counts)}`);
       if (diagnosis.length > 0) console.log(`chaos: missing\n${diagnosis.join('\n')}`);
       expect(counts.kills + counts.natsRestarts).toBeGreaterThan(0);
       expect(followers.length).toBeGreaterThan(0);
@@ -391,4 +396,22 @@ describeWithNats('chaos: kill -9, NATS lost, a paused service — nothing lost, 
     },
     (SECONDS + 60) * 1000 + PAUSE_MS + 2 * SETTLE_CAP_MS,
   );
-});
+}
+
+const PARTS = ['identity', 'publishing', 'feeds'] as const;
+
+describeWithNats('chaos: kill -9, NATS lost, a paused service — nothing lost, nothing twice', () =>
+  chaos('embedded', () => startCluster(PARTS)),
+);
+
+// The same run in the shape docker-compose.yml describes (test-e2e/support/deployed.ts): each service with its
+// own database on the MongoDB-wire server (CI: FerretDB, scripts/ferretdb.mjs), NATS with deploy/compose/nats.conf.
+const mongo = await findMongo();
+describeWithMongo(
+  mongo,
+  'chaos on a MongoDB-wire store, as docker-compose.yml runs the services',
+  (mongoUrl) =>
+    describeWithNats('kill -9, NATS lost, a paused service — nothing lost, nothing twice', () =>
+      chaos('mongodb', () => startCluster(PARTS, 'http://murmur.test', {}, undefined, { mongoUrl })),
+    ),
+);

@@ -13,11 +13,17 @@ export interface ChildHandle {
   stop(): Promise<void>;
 }
 
-export function startChild(name: string, entry: string, env: Record<string, string>): ChildHandle {
+export function startChild(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  /** Node's own flags before the entry file (the gateway's heap floor, as compose and Kubernetes run it). */
+  nodeArgs: readonly string[] = [],
+): ChildHandle {
   const file = join(repoRoot, entry);
   if (!existsSync(file))
     throw new Error(`${entry} is not built: run \`npm run build\` (npm test builds first)`);
-  const child = spawn(process.execPath, [file], {
+  const child = spawn(process.execPath, [...nodeArgs, file], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 package main
 
 // The gate: a MongoDB wire-protocol relay between clients and FerretDB that changes three things, all
-// written down in docs/adr/0019-ferretdb-for-the-mongodb-suites.md.
+// written down in docs/adr/0021-ferretdb-for-the-mongodb-suites.md.
 //
 //  1. Writes run one at a time per database. FerretDB 1.24 applies an update by reading the document,
 //     changing it in Go and writing it back, and findAndModify is a query followed by such an update:

@@ -1,7 +1,7 @@
 // Command murmur-ferretdb is FerretDB 1.24 (the MongoDB wire protocol over PostgreSQL) as Murmur's CI
 // and developers run it: the upstream embeddable package (github.com/FerretDB/FerretDB/ferretdb) behind
 // a small command line, in a database of its own that it creates at start and drops at exit.
-// scripts/ferretdb.mjs builds and starts it; docs/adr/0019-ferretdb-for-the-mongodb-suites.md says why.
+// scripts/ferretdb.mjs builds and starts it; docs/adr/0021-ferretdb-for-the-mongodb-suites.md says why.
 //
 //	murmur-ferretdb --postgresql-url=postgres://postgres@127.0.0.1:5432/postgres \
 //	  --database=murmur_ferretdb_1234 [--listen-addr=127.0.0.1:0] [--log-level=warn]

@@ -1,5 +1,5 @@
 // What FerretDB 1.24 — the MongoDB-wire server CI runs the MongoDB suites against (scripts/ferretdb.mjs,
-// docs/adr/0019-ferretdb-for-the-mongodb-suites.md) — does not guarantee of the store's contract
+// docs/adr/0021-ferretdb-for-the-mongodb-suites.md) — does not guarantee of the store's contract
 // (libs/store/test/contract.ts, `Guarantee`). Each entry skips that one test on FerretDB, with this text
 // in its title; MongoDB gives all of them, and production code is written for MongoDB.
 //
