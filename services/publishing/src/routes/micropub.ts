@@ -119,8 +119,9 @@ export function registerMicropubRoutes(scope: FastifyInstance, ctx: PublishingCo
     url: '/micropub',
     handler: async ({ auth, input, request }) => {
       const caller = callerOf(auth);
-      const q = text(input, 'q');
-      if (!q) throw invalid('q', 'is required (config, source, syndicate-to or category)');
+      // Without q, the configuration: clients check their token with a bare GET (micropub-helper's
+      // verifyToken) and expect 200.
+      const q = text(input, 'q') ?? 'config';
       switch (q) {
         case 'config':
           return configOf(ctx);
