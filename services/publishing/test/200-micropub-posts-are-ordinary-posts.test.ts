@@ -183,6 +183,23 @@ describe('what the h-entry says of the post', () => {
     expect((await entryAt(res.headers.location as string)).content![0].value).toBe('Not yet');
   });
 
+  it('a scheduled post deleted over Micropub stays 404 (never public), and undelete brings it back', async () => {
+    const url = await create({ content: ['Later, maybe'], published: ['2099-02-02T00:00:00Z'] });
+    expect((await m.post(token, { form: { action: 'delete', url } })).statusCode).toBe(204);
+    expect((await m.h.get(pathOf(url))).statusCode).toBe(404);
+    expect((await m.query(token, { q: 'source', url })).statusCode).toBe(400);
+    expect((await m.post(token, { form: { action: 'undelete', url } })).statusCode).toBe(204);
+    expect((await source(url)).content).toEqual(['Later, maybe']);
+  });
+
+  it('a draft deleted and undeleted over Micropub keeps its draft URL', async () => {
+    const url = await create({ content: ['Draft to bin'], 'post-status': ['draft'] });
+    expect((await m.post(token, { json: { action: 'delete', url } })).statusCode).toBe(204);
+    expect((await m.query(token, { q: 'source', url })).statusCode).toBe(400);
+    expect((await m.post(token, { json: { action: 'undelete', url } })).statusCode).toBe(204);
+    expect((await source(url)).content).toEqual(['Draft to bin']);
+  });
+
   it('a token with draft but not create makes drafts only', async () => {
     const res = await m.post(m.tokenWith('draft'), { form: { h: 'entry', content: 'Draft by scope' } });
     expect(res.statusCode).toBe(201);

@@ -5,6 +5,7 @@
 // Everything a request says is checked before anything is fetched, uploaded or written.
 import { AppError, badRequest, formatOffsetTime, forbidden, parseTimestamp } from '@murmur/core';
 import { FETCH_LIMITS, outboundPolicyFromConfig, safeFetch, type OutboundPolicy } from '@murmur/fetch';
+import { DuplicateKeyError } from '@murmur/store';
 import type { Mf2Photo, PostDoc, PostMf2, SiteDoc } from '../store.js';
 import { categoryNames } from './categories.js';
 import { looksLikeHtml, textToHtml } from './content.js';
@@ -13,7 +14,7 @@ import { mediaUrl, uploadMedia } from './media.js';
 import { announce, schedulePublication } from './post-events.js';
 import { permalink, publicPost } from './post-json.js';
 import type { PostChanges } from './post-rules.js';
-import { createPost, deletePost, editPost, listPosts, tombstoneKey } from './posts.js';
+import { createPost, deletePost, editPost, listPosts } from './posts.js';
 import { siteUrl } from './site-json.js';
 import { ensureDefaultSite, siteAtUrl } from './sites.js';
 
@@ -378,8 +379,8 @@ export function postUrl(ctx: PublishingContext, site: SiteDoc, post: PostDoc): s
 
 interface Located {
   site: SiteDoc;
-  /** The tombstone key the URL would have if its post were deleted. */
-  key: string;
+  /** The tombstone keys the URL's post may have if it was deleted (posts.ts, tombstoneKey). */
+  keys: string[];
   post: PostDoc | null;
 }
 
@@ -399,11 +400,23 @@ async function locate(ctx: PublishingContext, caller: Caller, raw: unknown): Pro
   if (draft) {
     const post = await ctx.store.postById(Number(draft[1]));
     const own = post && post.siteId === site._id && post.userId === caller.userId && !post.path ? post : null;
-    return { site, key: `${site._id}/${path}`, post: own };
+    return { site, keys: [`${site._id}/unpublished/${path}`], post: own };
   }
   if (!POST_PATH.test(path)) throw invalid('url', 'is not the URL of a post here');
   const post = await ctx.store.postByPermalink(site._id, path);
-  return { site, key: `${site._id}/${path}`, post: post && post.userId === caller.userId ? post : null };
+  return {
+    site,
+    keys: [`${site._id}/${path}`, `${site._id}/unpublished/${path}`],
+    post: post && post.userId === caller.userId ? post : null,
+  };
+}
+
+async function tombstoneOf(ctx: PublishingContext, found: Located) {
+  for (const key of found.keys) {
+    const tombstone = await ctx.store.deletedPostByKey(key);
+    if (tombstone) return tombstone;
+  }
+  return null;
 }
 
 // --- source ----------------------------------------------------------------------------------
@@ -589,7 +602,7 @@ export async function deleteFromMicropub(
   const found = await locate(ctx, caller, url);
   if (!found.post) {
     // Deleting what is already deleted changes nothing.
-    if (await ctx.store.deletedPostByKey(found.key)) return;
+    if (await tombstoneOf(ctx, found)) return;
     throw invalid('url', 'no post of yours is at this URL');
   }
   await deletePost(ctx, caller, found.post._id, headers, { keepForUndelete: true });
@@ -604,14 +617,20 @@ export async function undeleteFromMicropub(
 ): Promise<void> {
   const found = await locate(ctx, caller, url);
   if (found.post) return; // not deleted: nothing to do
-  const tombstone = await ctx.store.deletedPostByKey(found.key);
+  const tombstone = await tombstoneOf(ctx, found);
   const kept = tombstone?.post;
   if (!tombstone || !kept || kept.userId !== caller.userId)
     throw invalid('url', 'no deleted post of yours that can be restored is at this URL');
   const restored: PostDoc = { ...kept, revision: kept.revision + 1, modifiedAt: ctx.clock.now() };
   delete restored.announcedRevision;
-  await ctx.store.insertPost(restored);
-  await ctx.store.removeDeletedPost(tombstoneKey(restored));
+  try {
+    await ctx.store.insertPost(restored);
+  } catch (err) {
+    // A URL that was never public could be given to another post meanwhile.
+    if (err instanceof DuplicateKeyError) throw invalid('url', 'another post has this address now');
+    throw err;
+  }
+  await ctx.store.removeDeletedPost(tombstone._id);
   if (restored.status === 'scheduled') await schedulePublication(ctx, restored);
   if (restored.status === 'published')
     await announce(ctx, 'published', publicPost(ctx, found.site, restored), restored, headers);

@@ -239,9 +239,16 @@ export async function editPost(
   else if (verb) await announce(ctx, verb, publicPost(ctx, site, after), after, headers);
 }
 
-/** The key of a deleted post's tombstone: its permalink's, or for a post never given one its draft key. */
-export function tombstoneKey(post: Pick<PostDoc, '_id' | 'siteId' | 'permalinkKey'>): string {
-  return post.permalinkKey ?? `${post.siteId}/drafts/${post._id}`;
+/**
+ * The key of a deleted post's tombstone: its permalink's when it had been public (that URL answers 410
+ * from then on); for one never public (a draft, a scheduled post), `{siteId}/unpublished/{path}` or
+ * `{siteId}/unpublished/drafts/{id}`, which no page looks up (its URL stays 404).
+ */
+export function tombstoneKey(
+  post: Pick<PostDoc, '_id' | 'siteId' | 'permalinkKey' | 'path' | 'firstPublishedAt'>,
+): string {
+  if (post.firstPublishedAt && post.path && post.permalinkKey) return post.permalinkKey;
+  return `${post.siteId}/unpublished/${post.path ?? `drafts/${post._id}`}`;
 }
 
 export async function deletePost(
