@@ -6,7 +6,7 @@
 // XML-RPC post does). Prints p50/p95 and the load average; a missed target is reported, not an error.
 // Run after a build, from the repository root (or `npm run bench -- micropub`):
 //   node bench/micropub/run.mjs [--samples=200] [--photo-samples=50] [--fanout-samples=20]
-//        [--followers=1000] [--store=file|memory] [--json]
+//        [--followers=1000] [--store=file|memory] [--cpu-prof=<dir>] [--json]
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,6 +24,7 @@ import {
   mib,
   option,
   runMain,
+  serverExecArgv,
   stats,
   verdict,
 } from '../lib/cli.mjs';
@@ -36,6 +37,8 @@ const PHOTO_SAMPLES = Number(option('photo-samples', '50'));
 const FANOUT_SAMPLES = Number(option('fanout-samples', '20'));
 const FOLLOWERS = Number(option('followers', '1000'));
 const STORE = option('store', 'file');
+/** A V8 CPU profile of the server process into this directory (bench/lib/profile-top.mjs reads it). */
+const CPU_PROF_DIR = option('cpu-prof', '');
 /** Issue 40's targets on 2 cores. */
 const TARGETS = { textP95Ms: 30, photoP95Ms: 80, fanoutMs: 1000 };
 /** Followers whose timelines are read after each post, besides the last one (all must hold it). */
@@ -114,6 +117,7 @@ async function heads(server, username, url) {
 async function main() {
   const data = benchDataDir('murmur-bench-micropub-');
   const server = await forkServer(join(here, 'server.mjs'), {
+    execArgv: serverExecArgv({ cpuProfDir: CPU_PROF_DIR }),
     env: {
       BENCH_DATA_DIR: data.dir,
       BENCH_STORE: STORE,
