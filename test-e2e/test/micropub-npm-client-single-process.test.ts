@@ -124,6 +124,8 @@ beforeAll(async () => {
   // The library sends files with the form-data package, which it loads only where the runtime has no
   // FormData of its own (a browser's); Node's own FormData cannot carry its streams.
   delete (globalThis as { FormData?: unknown }).FormData;
+  // The package ships no type declarations; MicropubClient above is what this test uses of it.
+  // @ts-expect-error -- untyped CommonJS module
   const { default: Micropub } = (await import('micropub-helper')) as unknown as {
     default: new (options: Record<string, string>) => MicropubClient;
   };
