@@ -67,6 +67,8 @@ export const generatedRouteRows: readonly RouteRow[] = [
   ['GET',              '/admin/sites',                                                'publishing'],
   ['PATCH',            '/admin/sites/{id}',                                           'publishing'],
   ['GET',              '/media/{site}/{year}/{file}',                                 'publishing'],
+  ['GET POST',         '/micropub',                                                   'publishing', { errorStyle: 'oauth', bodyLimit: 28 * MiB }],
+  ['GET POST',         '/micropub/media',                                             'publishing', { errorStyle: 'oauth', bodyLimit: 28 * MiB }],
   ['GET',              '/sites/{username}',                                           'publishing'],
   ['GET',              '/sites/{username}/*',                                         'publishing'],
   ['GET',              '/sites/{username}/feed.json',                                 'publishing', { public: true }],

@@ -303,6 +303,22 @@ export const samples: readonly Sample[] = [
     contentType: json,
   },
   { method: 'GET', path: '/xmlrpc', service: 'publishing' },
+  { method: 'GET', path: '/micropub?q=config', service: 'publishing' },
+  {
+    method: 'POST',
+    path: '/micropub',
+    service: 'publishing',
+    body: 'h=entry&content=hello&category[]=a',
+    contentType: form,
+  },
+  { method: 'GET', path: '/micropub/media?q=last', service: 'publishing' },
+  {
+    method: 'POST',
+    path: '/micropub/media',
+    service: 'publishing',
+    body: '--b\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nx\r\n--b--\r\n',
+    contentType: 'multipart/form-data; boundary=b',
+  },
 
   // push
   { method: 'GET', path: '/users/push/info?push_env=production', service: 'push' },

@@ -5,7 +5,21 @@ import { defineEvent, defineRequest } from './bus.js';
 export const userIdSchema = z.number().int().positive();
 
 /** IndieAuth scopes a token may carry; `channels` lets a Microsub client create, rename, order and delete channels. */
-export const SCOPES = ['profile', 'read', 'follow', 'create', 'update', 'channels'] as const;
+/**
+ * Scopes an IndieAuth token may carry. `delete`, `media` and `draft` are Micropub's (IndieAuth spec,
+ * "Micropub scopes"): deleting and undeleting posts, uploading to the media endpoint, posting drafts only.
+ */
+export const SCOPES = [
+  'profile',
+  'read',
+  'follow',
+  'create',
+  'update',
+  'channels',
+  'delete',
+  'media',
+  'draft',
+] as const;
 export const scopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof scopeSchema>;
 

@@ -22,6 +22,7 @@ test('200 HTML with an h-card and the three discovery relations, as <link> and a
   expect(parsed.rels['authorization_endpoint']).toEqual(['http://murmur.test/indieauth/auth']);
   expect(parsed.rels['token_endpoint']).toEqual(['http://murmur.test/indieauth/token']);
   expect(parsed.rels['microsub']).toEqual(['http://murmur.test/microsub']);
+  expect(parsed.rels['micropub']).toEqual(['http://murmur.test/micropub']);
   const card = parsed.items.find((i) => i.type?.includes('h-card'));
   expect(card?.properties.url).toEqual(['http://murmur.test/ada/']);
   expect(card?.properties.nickname).toEqual(['ada']);
@@ -30,6 +31,7 @@ test('200 HTML with an h-card and the three discovery relations, as <link> and a
   expect(link).toContain('<http://murmur.test/indieauth/auth>; rel="authorization_endpoint"');
   expect(link).toContain('<http://murmur.test/indieauth/token>; rel="token_endpoint"');
   expect(link).toContain('<http://murmur.test/microsub>; rel="microsub"');
+  expect(link).toContain('<http://murmur.test/micropub>; rel="micropub"');
   expect(link).toContain(
     '<http://murmur.test/.well-known/oauth-authorization-server>; rel="indieauth-metadata"',
   );

@@ -1,4 +1,4 @@
-// The publishing HTTP app: the platform's app (limits, errors, health, metrics) plus XML-RPC, media, the
+// The publishing HTTP app: the platform's app (limits, errors, health, metrics) plus XML-RPC, Micropub, media, the
 // sites' web pages and the operator's site API. It never listens; the runtime (or a test) decides that. Its
 // /readyz pings the media's blob store too (the runtime opened it).
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +7,7 @@ import type { ServiceHttpOptions } from '@murmur/runtime';
 import type { PublishingContext } from './domain/context.js';
 import { registerAdminSiteRoutes } from './routes/admin-sites.js';
 import { registerMediaRoutes } from './routes/media.js';
+import { registerMicropubRoutes } from './routes/micropub.js';
 import { registerSiteRoutes } from './routes/sites.js';
 import { registerXmlRpcRoutes } from './routes/xmlrpc.js';
 
@@ -33,6 +34,9 @@ export async function buildPublishingApp(
     registerMediaRoutes(scope, ctx);
     registerSiteRoutes(scope, ctx);
   });
+
+  // Own scope: the multipart parser and the small-body check apply to the Micropub routes only.
+  await app.register(async (scope) => registerMicropubRoutes(scope, ctx));
 
   // Own scope: the admin token check applies to these routes only.
   await app.register(async (scope) => registerAdminSiteRoutes(scope, ctx));

@@ -21,6 +21,8 @@ export const publishingConfigSchema = z.object({
   XMLRPC_FAILED_LOGINS_PER_15_MINUTES: envVar.int({ min: 1, max: 100_000 }).default(10),
   /** XML-RPC calls per user per minute before HTTP 429. */
   XMLRPC_CALLS_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(120),
+  /** Micropub requests (both endpoints) per user per minute before HTTP 429. */
+  MICROPUB_REQUESTS_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(120),
   /** Public GETs (site pages, feeds, media) per client address per minute. */
   PUBLIC_GETS_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(300),
 });

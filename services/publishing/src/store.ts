@@ -89,7 +89,34 @@ export interface PostDoc {
   announcedRevision?: number;
   /** The revision the scheduler made by publishing the post (its job re-announces only that one). */
   scheduledRevision?: number;
+  /** Micropub properties with no field of their own (docs/adr/0022-micropub-onto-the-post-model.md). */
+  mf2?: PostMf2;
   [key: string]: unknown;
+}
+
+/** A photo as Micropub gives it: its URL (ours once stored) and its alt text, if any. */
+export interface Mf2Photo {
+  value: string;
+  alt?: string;
+}
+
+/**
+ * What Micropub says of a post beyond title, body, summary, categories and date: the posts it replies
+ * to, likes, reposts or bookmarks, its photos, videos and audio (URLs of our media), where it was
+ * written (`location`, `checkin`: kept as the client sent them) and its copies elsewhere (`syndication`).
+ * The post's HTML shows each with its microformats class (domain/micropub-html.ts).
+ */
+export interface PostMf2 {
+  'in-reply-to'?: string[];
+  'like-of'?: string[];
+  'repost-of'?: string[];
+  'bookmark-of'?: string[];
+  photo?: Mf2Photo[];
+  video?: string[];
+  audio?: string[];
+  location?: unknown[];
+  checkin?: unknown[];
+  syndication?: string[];
 }
 
 /**
@@ -102,6 +129,11 @@ export interface DeletedPostDoc {
   siteId: number;
   postId: number;
   deletedAt: Date;
+  /**
+   * The whole post, kept only when it was deleted through Micropub, whose `undelete` brings it back
+   * (docs/adr/0022-micropub-onto-the-post-model.md); XML-RPC deletions keep nothing of the post.
+   */
+  post?: PostDoc;
   [key: string]: unknown;
 }
 
@@ -188,6 +220,8 @@ export class PublishingStore {
       this.categories.createIndex({ nameKey: 1 }, { unique: true }),
       this.categories.createIndex({ slugKey: 1 }, { unique: true }),
       this.media.createIndex({ key: 1 }, { unique: true }),
+      // The Micropub media endpoint's q=last: a user's newest upload.
+      this.media.createIndex({ userId: 1, createdAt: -1 }),
     ]);
   }
 
@@ -313,6 +347,22 @@ export class PublishingStore {
   /** The tombstone of a deleted post at a permalink, if one was public there. */
   deletedPostAt(siteId: number, path: string): Promise<DeletedPostDoc | null> {
     return this.deletedPosts.findOne({ _id: `${siteId}/${path}` });
+  }
+
+  /** The tombstone with this key (`{siteId}/{path}`, or `{siteId}/drafts/{postId}` for a draft). */
+  deletedPostByKey(key: string): Promise<DeletedPostDoc | null> {
+    return this.deletedPosts.findOne({ _id: key });
+  }
+
+  /** Removes a tombstone (undelete: the post is back at its URL). */
+  async removeDeletedPost(key: string): Promise<void> {
+    await this.deletedPosts.deleteOne({ _id: key });
+  }
+
+  /** The newest media of a user (the Micropub media endpoint's `q=last`). */
+  async lastMediaOf(userId: number): Promise<MediaDoc | null> {
+    const [doc] = await this.media.find({ userId }, { sort: { createdAt: -1 }, limit: 1 });
+    return doc ?? null;
   }
 
   /** False when the user has no such post. */

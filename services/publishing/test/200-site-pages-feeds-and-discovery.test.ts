@@ -80,7 +80,10 @@ describe('permalink page', () => {
     // Webmention senders find the endpoint in the Link header or in the page (docs/api/webmention.md).
     expect(parsed.rels.webmention).toEqual([`${h.url}/webmention`]);
     expect(parsed.rels.microsub).toEqual([`${h.url}/microsub`]);
-    expect(res.headers.link).toBe(`<${h.url}/webmention>; rel="webmention"`);
+    expect(parsed.rels.micropub).toEqual([`${h.url}/micropub`]);
+    expect(res.headers.link).toBe(
+      `<${h.url}/webmention>; rel="webmention", <${h.url}/micropub>; rel="micropub"`,
+    );
   });
 
   it('is 404 for drafts, scheduled posts and unknown paths', async () => {

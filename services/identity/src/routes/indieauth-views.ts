@@ -11,6 +11,9 @@ const SCOPE_TEXT: Record<string, string> = {
   create: 'Publish posts for you (this also lets it read and follow)',
   update: 'Edit your existing posts',
   channels: 'Create, rename, reorder and delete your reader channels',
+  delete: 'Delete and restore your posts',
+  media: 'Upload photos and other files for your posts',
+  draft: 'Save posts for you as drafts only (not published)',
 };
 
 export interface ScreenClient {

@@ -1,7 +1,7 @@
 // GET /{username}/ — the page behind a user's `me` until they have a site of their own. IndieAuth
 // clients fetch `me` to discover this server and check that it declares the authorization server
 // that answered, so the page carries the endpoint links (as <link> and as a Link header); Microsub
-// readers find the microsub endpoint the same way. It holds one representative h-card (its `url` and
+// readers and Micropub clients find the microsub and micropub endpoints the same way. It holds one representative h-card (its `url` and
 // `uid` are the page's address) with the user's profile links as rel="me", in the body and the head.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -17,6 +17,8 @@ export function discoveryLinks(publicUrl: string): Array<{ rel: string; href: st
     { rel: 'token_endpoint', href: `${publicUrl}/indieauth/token` },
     // Microsub readers (Monocle, Indigenous) find the user's reader server here (docs/api/microsub.md).
     { rel: 'microsub', href: `${publicUrl}/microsub` },
+    // Micropub clients (Quill, Indigenous, Monocle's like buttons) find where to post (docs/api/publishing.md).
+    { rel: 'micropub', href: `${publicUrl}/micropub` },
   ];
 }
 

@@ -1,6 +1,6 @@
 // The rules of docs/api/publishing.md that need no storage: input limits (the Movable Type members' too)
 // and how a post's status and date follow from `post_status`, the `publish` flag and the date member.
-import type { PostStatus } from '../store.js';
+import type { PostMf2, PostStatus } from '../store.js';
 import { MAX_CATEGORIES } from './categories.js';
 import { badParam } from './errors.js';
 import { slugify } from './slugs.js';
@@ -27,6 +27,8 @@ export interface PostChanges {
   date?: Date;
   /** The MetaWeblog `publish` parameter. */
   publish?: boolean;
+  /** Micropub's other properties (replaces the stored ones whole; undefined keeps them). */
+  mf2?: PostMf2;
 }
 
 export function checkTitle(title: string): string {

@@ -2,12 +2,13 @@
 // missing one). Everything a request asks for is checked before anything is written.
 import { publishing } from '@murmur/contracts';
 import { DuplicateKeyError } from '@murmur/store';
-import type { PostDoc, SiteDoc } from '../store.js';
+import type { DeletedPostDoc, PostDoc, PostMf2, SiteDoc } from '../store.js';
 import { categoryOfSite, mergeNames, sameNameIn, useCategories } from './categories.js';
 import { renderBody, type RenderedBody } from './content.js';
 import type { BusHeaders, Caller, PublishingContext } from './context.js';
 import { badParam, postNotFound } from './errors.js';
 import { resolveMentions } from './mentions.js';
+import { decorateBody, hasMf2Substance } from './micropub-html.js';
 import { announce, postEventId, schedulePublication, verbOf } from './post-events.js';
 import { publicPost } from './post-json.js';
 import {
@@ -28,13 +29,17 @@ export const MORE_MARKER = '<!--more-->';
 
 type RenderedPost = RenderedBody & { more: string; mentions: PostDoc['mentions'] };
 
-/** The main part and the rest, each rendered as a body, joined by the more marker. */
+/**
+ * The main part and the rest, each rendered as a body, joined by the more marker; a Micropub post's
+ * properties (replies, likes, photos …) around them (micropub-html.ts).
+ */
 async function render(
   ctx: PublishingContext,
   site: SiteDoc,
   description: string,
   more: string,
   headers: BusHeaders,
+  mf2?: PostMf2,
 ): Promise<RenderedPost> {
   const hasMore = more.trim() !== '';
   const { mentions, urls } = await resolveMentions(
@@ -44,16 +49,19 @@ async function render(
   );
   const options = { baseUrl: siteUrl(ctx, site), mentionUrls: urls };
   const main = renderBody(description, options);
-  if (!hasMore) return { ...main, more: '', mentions };
+  if (!hasMore) return decorateBody({ ...main, more: '', mentions }, mf2);
   const rest = renderBody(more, options);
-  return {
-    ...main,
-    html: `${main.html}\n${MORE_MARKER}\n${rest.html}`,
-    text: [main.text, rest.text].filter((t) => t !== '').join('\n\n'),
-    photos: [...main.photos, ...rest.photos],
-    more: rest.body,
-    mentions,
-  };
+  return decorateBody(
+    {
+      ...main,
+      html: `${main.html}\n${MORE_MARKER}\n${rest.html}`,
+      text: [main.text, rest.text].filter((t) => t !== '').join('\n\n'),
+      photos: [...main.photos, ...rest.photos],
+      more: rest.body,
+      mentions,
+    },
+    mf2,
+  );
 }
 
 function bodyFields(rendered: RenderedPost) {
@@ -125,12 +133,12 @@ export async function createPost(
   const title = changes.title ?? '';
   const description = changes.description ?? '';
   const more = changes.more ?? '';
-  if (title === '' && description.trim() === '' && more.trim() === '')
+  if (title === '' && description.trim() === '' && more.trim() === '' && !hasMf2Substance(changes.mf2))
     throw badParam('description: a post needs a description or a title');
   checkBodies(description, more);
   const now = ctx.clock.now();
   const timing = newPostTiming(changes, now);
-  const rendered = await render(ctx, site, description, more, headers);
+  const rendered = await render(ctx, site, description, more, headers, changes.mf2);
   const names = await categoriesAndTags(ctx, site, changes.categories ?? [], changes.tags ?? []);
   const post: PostDoc = {
     _id: await ctx.store.nextPostId(),
@@ -147,6 +155,7 @@ export async function createPost(
     createdAt: now,
     modifiedAt: now,
     revision: 1,
+    ...(changes.mf2 ? { mf2: changes.mf2 } : {}),
   };
   await savePost(ctx, post, true);
   if (post.status === 'scheduled') await schedulePublication(ctx, post);
@@ -180,14 +189,16 @@ export async function editPost(
   const title = changes.title ?? before.title;
   const description = changes.description ?? before.body;
   const more = changes.more ?? before.more ?? '';
-  if (title === '' && description.trim() === '' && more.trim() === '')
+  const mf2 = changes.mf2 ?? before.mf2;
+  if (title === '' && description.trim() === '' && more.trim() === '' && !hasMf2Substance(mf2))
     throw badParam('description: a post needs a description or a title');
-  const bodyChanged = changes.description !== undefined || changes.more !== undefined;
+  const bodyChanged =
+    changes.description !== undefined || changes.more !== undefined || changes.mf2 !== undefined;
   if (bodyChanged) checkBodies(description, more);
   const now = ctx.clock.now();
   const current: PostTiming = { status: before.status, date: before.date, dateGiven: before.dateGiven };
   const timing = editedPostTiming(current, changes, now);
-  const rendered = bodyChanged ? bodyFields(await render(ctx, site, description, more, headers)) : {};
+  const rendered = bodyChanged ? bodyFields(await render(ctx, site, description, more, headers, mf2)) : {};
   // The chosen categories are those that did not come as tags; either list may change alone.
   const beforeTags = before.tags ?? [];
   const names =
@@ -209,6 +220,7 @@ export async function editPost(
     ...timing,
     modifiedAt: now,
     revision: before.revision + 1,
+    ...(mf2 ? { mf2 } : {}),
   };
   // The permalink is fixed once the post has been public; until then it follows the (new) date and title.
   if (!before.firstPublishedAt) {
@@ -227,21 +239,38 @@ export async function editPost(
   else if (verb) await announce(ctx, verb, publicPost(ctx, site, after), after, headers);
 }
 
+/**
+ * The key of a deleted post's tombstone: its permalink's when it had been public (that URL answers 410
+ * from then on); for one never public (a draft, a scheduled post), `{siteId}/unpublished/{path}` or
+ * `{siteId}/unpublished/drafts/{id}`, which no page looks up (its URL stays 404).
+ */
+export function tombstoneKey(
+  post: Pick<PostDoc, '_id' | 'siteId' | 'permalinkKey' | 'path' | 'firstPublishedAt'>,
+): string {
+  if (post.firstPublishedAt && post.path && post.permalinkKey) return post.permalinkKey;
+  return `${post.siteId}/unpublished/${post.path ?? `drafts/${post._id}`}`;
+}
+
 export async function deletePost(
   ctx: PublishingContext,
   caller: Caller,
   postId: number,
   headers: BusHeaders,
+  options: { keepForUndelete?: boolean } = {},
 ): Promise<void> {
   const { post, site } = await ownPost(ctx, caller, postId);
   // A URL that has been public answers 410 Gone from now on (docs/api/publishing.md, "Site pages").
-  if (post.firstPublishedAt && post.path && post.permalinkKey) {
-    await ctx.store.recordDeletedPost({
-      _id: post.permalinkKey,
+  // Micropub's delete keeps the whole post in the tombstone, for its undelete.
+  const wasPublic = Boolean(post.firstPublishedAt && post.path && post.permalinkKey);
+  if (wasPublic || options.keepForUndelete) {
+    const tombstone: DeletedPostDoc = {
+      _id: tombstoneKey(post),
       siteId: post.siteId,
       postId: post._id,
       deletedAt: ctx.clock.now(),
-    });
+      ...(options.keepForUndelete ? { post } : {}),
+    };
+    await ctx.store.recordDeletedPost(tombstone);
   }
   if (!(await ctx.store.deletePostOfUser(post._id, caller.userId))) throw postNotFound();
   // A scheduled post's job finds nothing to publish and ends.

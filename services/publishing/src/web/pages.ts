@@ -1,7 +1,7 @@
 // The site's HTML: a home page (the owner's representative h-card, then an h-feed of h-entries), a
 // permalink page per post (h-entry), category pages and the user's pages. Each page links its feeds, the
 // RSD document (EditURI) for editors, and Murmur's IndieAuth server (the default site's address is its
-// owner's `me`, docs/api/identity.md) and its webmention endpoint (docs/api/webmention.md). Authors are
+// owner's `me`, docs/api/identity.md), its Micropub endpoint and its webmention endpoint (docs/api/webmention.md). Authors are
 // p-author h-cards nested in their entries and feeds, so the home page's card is the only top-level one
 // (docs/api/publishing.md, "h-cards").
 import { formatOffsetTime } from '@murmur/core';
@@ -76,6 +76,7 @@ function layout(
         <link rel="token_endpoint" href="${view.serverUrl}/indieauth/token" />
         <link rel="webmention" href="${view.serverUrl}/webmention" />
         <link rel="microsub" href="${view.serverUrl}/microsub" />
+        <link rel="micropub" href="${view.serverUrl}/micropub" />
         ${options.representative ? view.owner.links.map((link) => html`<link rel="me" href="${link}" />`) : ''}
       </head>
       <body>

@@ -41,11 +41,17 @@ async function latest(ctx: PublishingContext, site: SiteDoc, category?: string):
   return posts.map((post) => ({ post, url: permalink(ctx, site, post) }));
 }
 
-/** A site page, with the webmention endpoint also in a `Link` header (senders read either). */
+/**
+ * A site page, with the webmention and Micropub endpoints also in a `Link` header (senders and Micropub
+ * clients read either).
+ */
 function sendHtml(reply: FastifyReply, page: string, view: SiteView, status = 200): FastifyReply {
   return reply
     .code(status)
-    .headers({ ...SITE_PAGE_HEADERS, link: `<${view.serverUrl}/webmention>; rel="webmention"` })
+    .headers({
+      ...SITE_PAGE_HEADERS,
+      link: `<${view.serverUrl}/webmention>; rel="webmention", <${view.serverUrl}/micropub>; rel="micropub"`,
+    })
     .send(page);
 }
 
