@@ -37,12 +37,12 @@ export const websubConfigSchema = z
     WEBSUB_LEASE_MAX_SECONDS: envVar.int({ min: 1, max: 365 * DAY }).default(30 * DAY),
     /**
      * Hosts whose topics external publishers may announce with `hub.mode=publish` (and subscribers may
-     * then subscribe to): exact host names (with `:port` when not the default), or `*.suffix`. Empty: none.
+     * then subscribe to): host names (every port), `host:port` (that port alone) or `*.suffix`. Empty: none.
      */
     WEBSUB_PUBLISHER_HOSTS: envVar
       .list({
         test: (h) => /^(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(h),
-        message: 'must be host names (or *.suffix), with :port when not 80/443',
+        message: 'must be host names, host:port or *.suffix',
       })
       .default([]),
     /** Algorithm of `X-Hub-Signature` when a subscriber gave a secret. */

@@ -50,12 +50,17 @@ export function parseUrlParam(name: string, raw: string | undefined): URL {
   return url;
 }
 
-/** Whether `host` (host[:port], lower case) is one of the publisher hosts the operator allows. */
+/**
+ * Whether the URL's host is one the operator allows publishers on: an entry `host:port` allows that
+ * port alone, `host` every port of it, `*.suffix` every host below it.
+ */
 export function publisherHostAllowed(ctx: WebsubContext, url: URL): boolean {
   const host = url.host.toLowerCase();
+  const hostname = url.hostname.toLowerCase();
   return ctx.config.WEBSUB_PUBLISHER_HOSTS.some((entry) => {
     const e = entry.toLowerCase();
-    return e.startsWith('*.') ? host.endsWith(e.slice(1)) && host.length > e.length - 1 : host === e;
+    if (e.startsWith('*.')) return hostname.endsWith(e.slice(1));
+    return e.includes(':') ? host === e : hostname === e;
   });
 }
 
