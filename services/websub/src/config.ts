@@ -2,7 +2,7 @@
 // the lease bounds, the external publishers the operator allows, and the delivery budget.
 // services/websub/README.md and docs/configuration.md describe each variable.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
+import { advertisedHubUrl, baseConfigShape, envVar, serviceConfigShape, websubHubUrlVar } from '@murmur/core';
 
 /** HMAC algorithms of `X-Hub-Signature` the WebSub recommendation names (docs/adr/0023-websub-hub.md). */
 export const SIGNATURE_ALGORITHMS = ['sha256', 'sha1', 'sha384', 'sha512'] as const;
@@ -18,11 +18,7 @@ export const websubConfigSchema = z
      * The hub's own URL as subscribers and feeds name it (the `rel="hub"` link of every delivery).
      * Unset: `{PUBLIC_URL}/websub`. Publishing and feeds read the same variable to advertise it.
      */
-    WEBSUB_HUB_URL: z
-      .string()
-      .trim()
-      .refine((v) => v === '' || /^https?:\/\/[^\s]+$/.test(v), { error: 'must be an http(s) URL or empty' })
-      .optional(),
+    WEBSUB_HUB_URL: websubHubUrlVar(),
     /**
      * Where the hub reads Murmur's own feeds: the gateway as this process reaches it (it serves every
      * public feed, on PUBLIC_URL's paths and on sites' own hosts by Host header). Unset:
@@ -73,7 +69,8 @@ export type WebsubConfig = z.output<typeof websubConfigSchema>;
 
 /** The hub's URL (WEBSUB_HUB_URL, else PUBLIC_URL + /websub). */
 export function hubUrlOf(config: Pick<WebsubConfig, 'WEBSUB_HUB_URL' | 'PUBLIC_URL'>): string {
-  return config.WEBSUB_HUB_URL || `${config.PUBLIC_URL}/websub`;
+  // `none` turns advertising off in the feeds; the hub still names itself at its own address.
+  return advertisedHubUrl(config) ?? `${config.PUBLIC_URL}/websub`;
 }
 
 /** Where the hub reads Murmur's own feeds (WEBSUB_FEEDS_ORIGIN, else the single process's gateway). */

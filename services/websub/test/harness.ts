@@ -51,7 +51,10 @@ export interface Harness {
 }
 
 export interface HarnessOptions {
+  /** The hub's own environment. */
   env?: Record<string, string>;
+  /** Every service's environment (WEBSUB_HUB_URL is read by publishing and feeds too). */
+  sharedEnv?: Record<string, string>;
   /** The hub's clock (a TestClock moves leases and retries by hand); the others use the wall clock. */
   clock?: Clock;
 }
@@ -67,7 +70,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const services = testServices({
     bus,
     logger,
-    env: testServiceEnv({ busUrl, publicUrl: url, adminToken: ADMIN_TOKEN }),
+    env: { ...testServiceEnv({ busUrl, publicUrl: url, adminToken: ADMIN_TOKEN }), ...options.sharedEnv },
   });
   const identity = await services.start(createIdentityService(), { store: 'identity' });
   const publishing = await services.start(createPublishingService({ jobPollIntervalMs: 50 }), {

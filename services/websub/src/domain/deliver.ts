@@ -5,7 +5,7 @@
 // with backoff for the subscriptions still owed; 410 ends the subscription; another 4xx, a refused
 // address or a redirect drops that delivery. A job run twice sends nothing twice that was delivered.
 import { createHmac } from 'node:crypto';
-import { ConcurrencyLimit } from '@murmur/core';
+import { ConcurrencyLimit, hubLinkHeader } from '@murmur/core';
 import { FetchBlockedError, FetchError, FetchRedirectError } from '@murmur/fetch';
 import type { Job } from '@murmur/jobs';
 import type { SignatureAlgorithm } from '../config.js';
@@ -19,9 +19,7 @@ export function signatureOf(algorithm: SignatureAlgorithm, secret: string, body:
   return `${algorithm}=${createHmac(algorithm, secret).update(body).digest('hex')}`;
 }
 
-export function linkHeader(hubUrl: string, topic: string): string {
-  return `<${hubUrl}>; rel="hub", <${topic}>; rel="self"`;
-}
+export const linkHeader = hubLinkHeader;
 
 type Outcome = { id: string; result: 'done' | 'dropped' | 'gone' | 'retry'; reason?: string };
 
