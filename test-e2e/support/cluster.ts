@@ -20,6 +20,7 @@ export type PartName =
   | 'archive'
   | 'push'
   | 'federation'
+  | 'websub'
   | 'gateway';
 
 interface Part {

@@ -39,6 +39,8 @@ export function createWebsubService(options: WebsubServiceOptions = {}): Service
       const { config, logger, bus, jobs, clock } = rt;
       const store = new WebsubStore(rt.store);
       await store.createIndexes();
+      const ownFeeds = options.ownFeeds ?? ownFeedsAt(feedsOriginOf(config));
+      rt.onStop('feeds reader', async () => ownFeeds.close?.());
       const ctx: WebsubContext = {
         config,
         logger,
@@ -46,7 +48,7 @@ export function createWebsubService(options: WebsubServiceOptions = {}): Service
         bus,
         jobs,
         fetcher: rt.fetcher({ lookup: options.lookup }),
-        ownFeeds: options.ownFeeds ?? ownFeedsAt(feedsOriginOf(config)),
+        ownFeeds,
         clock,
         hubUrl: hubUrlOf(config),
         contentCache: new Map(),

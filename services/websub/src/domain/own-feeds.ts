@@ -4,7 +4,7 @@
 // Content-Type a subscriber fetching the topic would, from whichever service serves it, in both run
 // modes. The origin is the operator's, never a client's: this is no outbound fetch of a client URL,
 // so it does not go through the safe fetcher (which refuses loopback and private addresses).
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 
 export interface OwnFeedResponse {
   status: number;
@@ -15,15 +15,20 @@ export interface OwnFeedResponse {
 
 export interface OwnFeeds {
   get(path: string, options: { host?: string; etag?: string }): Promise<OwnFeedResponse>;
+  /** Closes the pooled connections to the gateway. */
+  close?(): Promise<void>;
 }
 
 /** Largest feed document the hub distributes. */
 export const MAX_FEED_BYTES = 4 * 1024 * 1024;
 
 export function ownFeedsAt(origin: string, timeoutMs = 20_000): OwnFeeds {
+  const dispatcher = new Agent({ connections: 8 });
   return {
+    close: () => dispatcher.close(),
     async get(path, options) {
       const res = await request(`${origin}${path}`, {
+        dispatcher,
         method: 'GET',
         headers: {
           accept: '*/*',
