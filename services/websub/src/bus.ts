@@ -1,14 +1,17 @@
-// Where the websub service meets other services: publishing's post events (which topics changed).
+// Where the websub service meets other services: publishing's post events and webmention's mention
+// events (which topics changed).
 // It announces nothing on the bus; its answers go to subscribers over HTTP.
-import { publishing } from '@murmur/contracts';
+import { publishing, webmention } from '@murmur/contracts';
 import type { Subscription } from '@murmur/bus';
 import type { WebsubContext } from './domain/context.js';
-import { applyPostEvent } from './domain/events.js';
+import { applyMentionEvent, applyPostEvent } from './domain/events.js';
 
 export const GROUPS = {
   postPublished: 'websub-post-published',
   postUpdated: 'websub-post-updated',
   postDeleted: 'websub-post-deleted',
+  mentionVerified: 'websub-mention-verified',
+  mentionDeleted: 'websub-mention-deleted',
 } as const;
 
 export async function wireBus(ctx: WebsubContext): Promise<Subscription[]> {
@@ -22,6 +25,12 @@ export async function wireBus(ctx: WebsubContext): Promise<Subscription[]> {
     ),
     bus.subscribe(publishing.postDeleted, { durable: GROUPS.postDeleted }, (e) =>
       applyPostEvent(ctx, 'deleted', e.data),
+    ),
+    bus.subscribe(webmention.mentionVerified, { durable: GROUPS.mentionVerified }, (e) =>
+      applyMentionEvent(ctx, e.data),
+    ),
+    bus.subscribe(webmention.mentionDeleted, { durable: GROUPS.mentionDeleted }, (e) =>
+      applyMentionEvent(ctx, e.data),
     ),
   ]);
 }

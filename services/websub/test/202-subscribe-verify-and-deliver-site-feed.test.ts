@@ -150,3 +150,26 @@ async function sendOverWireJson(hh: Harness, path: string, token: string, body: 
   });
   return res.statusCode;
 }
+
+it('delivers a user’s webmentions feed when a webmention to their site is verified', async () => {
+  const topic = `${h.url}/feeds/ada/webmentions.json`;
+  await h.subscribe(topic, '/cb/webmentions');
+  const { webmention } = await import('@murmur/contracts');
+  await h.bus.publish(webmention.mentionVerified, {
+    id: 7,
+    source: 'https://carol.example/r/1',
+    target: `${h.url}/sites/ada/`,
+    targetUserId: ada.id,
+    type: 'reply',
+    author: { name: 'Carol', url: 'https://carol.example/' },
+    contentHtml: '<p>Nice post</p>',
+    contentText: 'Nice post',
+    published: null,
+    received: '2026-12-02T10:00:00+00:00',
+    isNew: true,
+  });
+  const d = await until(() =>
+    h.callbacks.deliveriesTo('/cb/webmentions').find((x) => x.body.toString().includes('Nice post')),
+  );
+  expect(d.headers.link).toBe(`<${h.hubUrl}>; rel="hub", <${topic}>; rel="self"`);
+}, 120_000);

@@ -1,4 +1,4 @@
-// Which topics a post event changes (docs/adr/0023-websub-hub.md, "Which topics an event changes"):
+// Which topics a post or webmention event changes (docs/adr/0023-websub-hub.md, "Which topics an event changes"):
 // the feed.xml and feed.json of the post's site, the author's timeline, the timeline of every
 // subscribed user who follows the author, the mentions feeds of the users it mentions, and the photos
 // feed when it has photos. Only topics somebody subscribes to are looked at; each is read again and
@@ -43,6 +43,23 @@ export async function applyPostEvent(
     ctx,
     [...changed].map(([topic, expectChange]) => ({ topic, expectChange })),
   );
+}
+
+/**
+ * A webmention verified or gone changes the webmentions feed of the user whose site it targets
+ * (`/feeds/{username}/webmentions.json`), which feeds rebuilds from the same event.
+ */
+export async function applyMentionEvent(
+  ctx: WebsubContext,
+  mention: { targetUserId: number | null },
+): Promise<void> {
+  if (mention.targetUserId === null) return;
+  const subscribed = new Set(await ctx.store.subscribedTopics(ctx.clock.now()));
+  if (subscribed.size === 0) return;
+  const { user } = await ctx.bus.request(identity.usersGet, { id: mention.targetUserId });
+  if (!user) return;
+  const topic = ownTopicUrl(ctx, `/feeds/${user.username}/webmentions.json`);
+  if (subscribed.has(topic)) await refreshTopics(ctx, [{ topic, expectChange: true }]);
 }
 
 function escapeRegExp(text: string): string {
