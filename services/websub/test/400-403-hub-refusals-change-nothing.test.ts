@@ -137,3 +137,18 @@ it('403 for hub.mode=publish of a topic on a host the operator does not allow', 
     "hub.mode=publish is accepted only for Murmur's own feeds and topics on hosts the operator allows; blog.elsewhere.example is not one",
   );
 });
+
+it('an unsubscription of a topic the hub no longer serves is still verified and ends the subscription', async () => {
+  const topic = 'https://gone.example/feed.xml';
+  const callback = `${h.callbacks.url}/cb/gone`;
+  await h.ctx.store.upsertSubscription(
+    { topic, callback, callbackHost: h.callbacks.host, leaseSeconds: 3600 },
+    new Date(),
+  );
+  const refused = await h.hub({ 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.callback': callback });
+  expect(refused.statusCode).toBe(400);
+  const res = await h.hub({ 'hub.mode': 'unsubscribe', 'hub.topic': topic, 'hub.callback': callback });
+  expect(res.statusCode).toBe(202);
+  await until(() => h.callbacks.verifications.find((v) => v.path === '/cb/gone' && v.mode === 'unsubscribe'));
+  await until(async () => ((await h.ctx.store.subscription(topic, callback)) ? undefined : true));
+});

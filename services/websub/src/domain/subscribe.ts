@@ -55,12 +55,15 @@ async function subscription(
   if (literalAddressRefusal(callback, ctx.fetcher.policy) !== undefined)
     throw badRequest('hub.callback must not be a loopback, private or link-local address', 'hub.callback');
   const topicUrl = parseUrlParam('hub.topic', param(params, 'hub.topic'));
-  const topic = await recognizeTopic(ctx, topicUrl);
+  // An existing subscription can always be ended, even of a topic the hub no longer serves (a user
+  // gone, a publisher host no longer allowed).
+  const existing = mode === 'unsubscribe' ? await ctx.store.subscription(topicUrl.href, callback.href) : null;
+  const topic = existing ? { url: existing.topic } : await recognizeTopic(ctx, topicUrl);
   const secret = param(params, 'hub.secret');
   if (secret !== undefined && Buffer.byteLength(secret, 'utf8') >= MAX_SECRET_BYTES)
     throw badRequest(`hub.secret must be shorter than ${MAX_SECRET_BYTES} bytes`, 'hub.secret');
   const leaseSeconds = grantedLease(ctx, param(params, 'hub.lease_seconds'));
-  if (mode === 'subscribe' && topic.own) {
+  if (mode === 'subscribe' && 'own' in topic && topic.own) {
     // An own feed that does not exist (an unknown user) is no topic: refused now, not after verifying.
     const doc = await fetchTopic(ctx, topic);
     if (doc.status !== 200)
