@@ -69,8 +69,8 @@ RUN mkdir -p /app/data && chown 1000:1000 /app/data
 # The `node` user of the base image, by number so that Kubernetes can check runAsNonRoot.
 USER 1000:1000
 # gateway 8080, identity 8081, reader 8082, feeds 8083, microsub 8084, webmention 8085,
-# archive 8086, publishing 8087, push 8088 (SERVICE_DEFAULT_PORTS in libs/core).
-EXPOSE 8080-8089
+# archive 8086, publishing 8087, push 8088, federation 8089, websub 8090 (SERVICE_DEFAULT_PORTS in libs/core).
+EXPOSE 8080-8090
 
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The single process and the gateway start with their heap floors (libs/core/src/heap.ts).

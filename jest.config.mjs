@@ -23,6 +23,7 @@ export default {
     '^@murmur/push$': '<rootDir>/services/push/src/index.ts',
     '^@murmur/microsub$': '<rootDir>/services/microsub/src/index.ts',
     '^@murmur/federation$': '<rootDir>/services/federation/src/index.ts',
+    '^@murmur/websub$': '<rootDir>/services/websub/src/index.ts',
     '^@murmur/gateway$': '<rootDir>/gateway/src/index.ts',
     '^@murmur/gateway/testing$': '<rootDir>/gateway/src/testing.ts',
     '^@murmur/cli$': '<rootDir>/cli/src/index.ts',

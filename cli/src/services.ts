@@ -10,6 +10,7 @@ import { publishingService } from '@murmur/publishing';
 import { pushService } from '@murmur/push';
 import { readerService } from '@murmur/reader';
 import { webmentionService } from '@murmur/webmention';
+import { websubService } from '@murmur/websub';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service has its own config type
 export const services: ReadonlyArray<ServiceDefinition<any>> = [
@@ -22,4 +23,5 @@ export const services: ReadonlyArray<ServiceDefinition<any>> = [
   pushService,
   microsubService,
   federationService,
+  websubService,
 ];

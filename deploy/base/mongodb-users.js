@@ -13,6 +13,7 @@ const services = [
   ['publishing', 'MONGO_PUBLISHING_PASSWORD', 'murmur_publishing'],
   ['push', 'MONGO_PUSH_PASSWORD', 'murmur_push'],
   ['federation', 'MONGO_FEDERATION_PASSWORD', 'murmur_federation'],
+  ['websub', 'MONGO_WEBSUB_PASSWORD', 'murmur_websub'],
 ];
 const admin = db.getSiblingDB('admin');
 const missing = services.filter(([, variable]) => !process.env[variable]).map(([, variable]) => variable);

@@ -8,6 +8,7 @@ import { microsubConfigSchema } from '@murmur/microsub';
 import { pushConfigSchema } from '@murmur/push';
 import { webmentionConfigSchema } from '@murmur/webmention';
 import { federationConfigSchema } from '@murmur/federation';
+import { websubConfigSchema } from '@murmur/websub';
 import { archiveConfigSchema } from '@murmur/archive';
 import { gatewayConfigSchema } from '@murmur/gateway';
 import { identityConfigSchema, identityService } from '@murmur/identity';
@@ -75,6 +76,7 @@ const SCHEMAS: Record<string, ConfigSchema> = {
   archive: archiveConfigSchema,
   publishing: publishingConfigSchema,
   federation: federationConfigSchema,
+  websub: websubConfigSchema,
   reader: readerConfigSchema,
   gateway: gatewayConfigSchema,
 };

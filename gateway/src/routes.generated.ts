@@ -138,4 +138,7 @@ export const generatedRouteRows: readonly RouteRow[] = [
   ['POST',             '/ap/users/{username}/inbox',                                  'federation'],
   ['GET',              '/ap/users/{username}/outbox',                                 'federation'],
   ['GET',              '/nodeinfo/2.1',                                               'federation', { public: true }],
+
+  // websub
+  ['POST',             '/websub',                                                     'websub', { errorStyle: 'text', bodyLimit: 16 * KiB }],
 ];

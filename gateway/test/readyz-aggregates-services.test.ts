@@ -42,6 +42,8 @@ describe('/healthz (public and internal) and /readyz (internal)', () => {
           archive: 'absent',
           publishing: 'absent',
           push: 'absent',
+          federation: 'absent',
+          websub: 'absent',
         },
       });
     } finally {

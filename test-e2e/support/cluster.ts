@@ -33,6 +33,7 @@ export type PartName =
   | 'archive'
   | 'push'
   | 'federation'
+  | 'websub'
   | 'gateway';
 
 interface Part {

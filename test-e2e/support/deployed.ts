@@ -20,6 +20,7 @@ export type DeployedPart =
   | 'archive'
   | 'push'
   | 'federation'
+  | 'websub'
   | 'gateway';
 
 /** Where the parts of one run are. */
@@ -55,6 +56,8 @@ export const REPLACED: Record<string, string> = {
   STORE_URL:
     "the same database (murmur_<service>, suffixed per run: runs share the server) and options, on the run's MongoDB-wire server; without a user: FerretDB over PostgreSQL has no MongoDB users",
   MURMUR_ADMIN_TOKEN: "the test's token",
+  WEBSUB_FEEDS_ORIGIN:
+    "the hub reads the feeds through the run's gateway on 127.0.0.1 (compose: http://gateway:8080)",
 };
 /** Also replaced: `<SERVICE>_PORT` (a free port) and the gateway's `<SERVICE>_URL` (127.0.0.1 and that port). */
 export const isPortOrServiceUrl = (part: DeployedPart, name: string): boolean =>
@@ -139,6 +142,9 @@ export function deployedEnv(
       const port = site.ports[part];
       if (port === undefined) throw new Error(`no port for ${part}`);
       env[name] = String(port);
+    } else if (name === 'WEBSUB_FEEDS_ORIGIN') {
+      // The hub reads Murmur's feeds through the gateway (compose: http://gateway:8080).
+      env[name] = `http://127.0.0.1:${site.ports.gateway}`;
     } else if (part === 'gateway' && /^[A-Z]+_URL$/.test(name)) {
       const target = name.slice(0, -'_URL'.length).toLowerCase() as DeployedPart;
       const port = site.ports[target];

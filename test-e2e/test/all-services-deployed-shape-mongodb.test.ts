@@ -1,4 +1,4 @@
-// The scale-out path as operators run it: all nine services, each its own process, with the variables and
+// The scale-out path as operators run it: every service (ten), each its own process, with the variables and
 // commands docker-compose.yml gives them (test-e2e/support/deployed.ts; deploy/test/e2e-run-is-the-deployed-
 // shape.test.ts proves compose and the kustomize base set the same), each with its own database on a
 // MongoDB-wire server (MONGO_URL: CI's FerretDB, scripts/ferretdb.mjs), media in GridFS, NATS JetStream with
@@ -21,7 +21,7 @@ const mongo = await findMongo();
 
 describeWithMongo(
   mongo,
-  'all nine services as docker-compose.yml runs them, on a MongoDB-wire store',
+  'every service as docker-compose.yml runs them, on a MongoDB-wire store',
   (mongoUrl) => {
     describeWithNats('over NATS JetStream with deploy/compose/nats.conf', () => {
       let standIns: StandIns;

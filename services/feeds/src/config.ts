@@ -2,7 +2,7 @@
 // API (blogroll opt-in) and the limits of its page-fetching jobs. services/feeds/README.md and
 // docs/configuration.md describe each variable.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
+import { baseConfigShape, envVar, serviceConfigShape, websubHubUrlVar } from '@murmur/core';
 
 export const feedsConfigSchema = z.object({
   ...baseConfigShape,
@@ -13,6 +13,8 @@ export const feedsConfigSchema = z.object({
     .trim()
     .min(16, { error: 'must be at least 16 characters (use a long random string)' })
     .optional(),
+  /** The WebSub hub the public JSON Feeds advertise (unset: `{PUBLIC_URL}/websub`; empty: none). */
+  WEBSUB_HUB_URL: websubHubUrlVar(),
   /** Page fetches (bookmark titles, read-later articles) one process runs at once. */
   FEEDS_FETCH_CONCURRENCY: envVar.int({ min: 1, max: 64 }).default(4),
   /** Bookmarks and read-later saves per user per minute. */

@@ -35,6 +35,8 @@ export const jsonFeedSchema = z.object({
   title: z.string(),
   home_page_url: z.string().optional(),
   feed_url: z.string().optional(),
+  /** The WebSub hub of a public feed (docs/api/websub.md, "Discovery"). */
+  hubs: z.array(z.object({ type: z.string(), url: z.string() })).optional(),
   description: z.string().optional(),
   next_url: z.string().optional(),
   items: z.array(feedItemSchema),

@@ -1,7 +1,7 @@
 // Publishing's environment: the base variables, its port, and its own limits. docs/configuration.md
 // ("Publishing") and services/publishing/README.md describe each variable.
 import { z } from 'zod';
-import { baseConfigShape, envVar, serviceConfigShape } from '@murmur/core';
+import { baseConfigShape, envVar, serviceConfigShape, websubHubUrlVar } from '@murmur/core';
 
 /** What 36 MiB of base64 (the /xmlrpc body limit) can decode to: the media limit cannot usefully exceed it. */
 export const MAX_DECODED_MEDIA_BYTES = 27 * 1024 * 1024;
@@ -25,6 +25,8 @@ export const publishingConfigSchema = z.object({
   MICROPUB_REQUESTS_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(120),
   /** Public GETs (site pages, feeds, media) per client address per minute. */
   PUBLIC_GETS_PER_MINUTE: envVar.int({ min: 1, max: 1_000_000 }).default(300),
+  /** The WebSub hub feed.xml and feed.json advertise (unset: `{PUBLIC_URL}/websub`; empty: none). */
+  WEBSUB_HUB_URL: websubHubUrlVar(),
 });
 
 export type PublishingConfig = z.output<typeof publishingConfigSchema>;

@@ -96,6 +96,7 @@ export const SERVICE_NAMES = [
   'publishing',
   'push',
   'federation',
+  'websub',
 ] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
@@ -109,6 +110,7 @@ export const SERVICE_DEFAULT_PORTS: Readonly<Record<ServiceName, number>> = {
   publishing: 8087,
   push: 8088,
   federation: 8089,
+  websub: 8090,
 };
 
 export type ServicePortVar<N extends string> = `${Uppercase<N>}_PORT`;

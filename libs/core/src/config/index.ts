@@ -96,3 +96,4 @@ export function loadConfig<S extends z.ZodType>(
   }
   throw new ConfigError(issues);
 }
+export { websubHubUrlVar, advertisedHubUrl, hubLinkHeader } from './websub.js';

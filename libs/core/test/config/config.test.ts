@@ -151,8 +151,9 @@ describe('ConfigError', () => {
 
 describe('service variables', () => {
   it('names ports and URLs per service', () => {
-    expect(SERVICE_NAMES).toHaveLength(9);
+    expect(SERVICE_NAMES).toHaveLength(10);
     expect(SERVICE_DEFAULT_PORTS.federation).toBe(8089);
+    expect(SERVICE_DEFAULT_PORTS.websub).toBe(8090);
     expect(servicePortVar('identity')).toBe('IDENTITY_PORT');
     expect(serviceUrlVar('publishing')).toBe('PUBLISHING_URL');
     expect(SERVICE_DEFAULT_PORTS.push).toBe(8088);

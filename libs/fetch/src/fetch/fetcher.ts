@@ -64,7 +64,17 @@ export interface SafeFetcher {
   close(): Promise<void>;
 }
 
-export const FORWARDED_HEADERS: readonly string[] = ['if-none-match', 'if-modified-since', 'content-type'];
+/**
+ * `link` and `x-hub-signature` are a WebSub hub's delivery headers (services/websub/src/domain/deliver.ts):
+ * the hub and topic URLs and an HMAC of the body, neither a credential of ours.
+ */
+export const FORWARDED_HEADERS: readonly string[] = [
+  'if-none-match',
+  'if-modified-since',
+  'content-type',
+  'link',
+  'x-hub-signature',
+];
 
 const USER_AGENT_PRODUCT = 'Murmur/0.1';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

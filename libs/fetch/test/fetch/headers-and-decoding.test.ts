@@ -81,6 +81,25 @@ describe('outgoing headers', () => {
     expect(echoed.headers.accept).toBe('*/*');
   });
 
+  it('a WebSub delivery sends its Link and X-Hub-Signature, and still nothing else', async () => {
+    const res = await fetchLocal('/echo', {
+      method: 'POST',
+      body: '<rss/>',
+      headers: {
+        'content-type': 'application/rss+xml',
+        link: '<https://hub.test/websub>; rel="hub", <https://hub.test/feed.xml>; rel="self"',
+        'x-hub-signature': 'sha256=00ff',
+        cookie: 'a=1',
+      },
+    });
+    const echoed = JSON.parse(res.body.toString()) as { headers: Record<string, string> };
+    expect(echoed.headers.link).toBe(
+      '<https://hub.test/websub>; rel="hub", <https://hub.test/feed.xml>; rel="self"',
+    );
+    expect(echoed.headers['x-hub-signature']).toBe('sha256=00ff');
+    expect(echoed.headers.cookie).toBeUndefined();
+  });
+
   it('response headers come back lower-case, repeated ones joined', async () => {
     const res = await fetchLocal('/echo');
     expect(res.headers['x-custom']).toBe('Yes');

@@ -4,7 +4,7 @@ import { formatHttpDate, formatOffsetTime } from '@murmur/core';
 import { escapeXmlAttribute as attr, escapeXmlText } from '../xml-text.js';
 import type { EntryView, SiteView } from './model.js';
 
-export function jsonFeed(view: SiteView, entries: EntryView[]): unknown {
+export function jsonFeed(view: SiteView, entries: EntryView[], hub?: string): unknown {
   const author = {
     name: view.name,
     url: view.url,
@@ -15,6 +15,7 @@ export function jsonFeed(view: SiteView, entries: EntryView[]): unknown {
     title: view.name,
     home_page_url: view.url,
     feed_url: `${view.url}feed.json`,
+    ...(hub ? { hubs: [{ type: 'WebSub', url: hub }] } : {}),
     items: entries.map(({ post, url }) => ({
       id: String(post._id),
       url,
@@ -38,6 +39,8 @@ export function rssFeed(
   title: string,
   selfUrl: string,
   link: string,
+  /** The WebSub hub, named by an atom:link rel="hub" (category feeds name none: no hub serves them). */
+  hub?: string,
 ): string {
   const items = entries.map(({ post, url }) => {
     const parts = [
@@ -56,6 +59,7 @@ export function rssFeed(
     `<title>${escapeXmlText(title)}</title><link>${escapeXmlText(link)}</link>` +
     `<description>${escapeXmlText(`Posts of ${view.name}`)}</description>` +
     `<atom:link href="${attr(selfUrl)}" rel="self" type="application/rss+xml"/>` +
+    (hub ? `<atom:link href="${attr(hub)}" rel="hub"/>` : '') +
     `<lastBuildDate>${built}</lastBuildDate>${items.join('\n')}</channel></rss>\n`
   );
 }

@@ -1,7 +1,7 @@
 // Answers a path below a site's URL: home, feeds, RSD, post permalinks, category pages and user pages.
 // Only published posts are ever shown; drafts and scheduled posts do not exist for the web.
 import type { FastifyReply } from 'fastify';
-import { notFound } from '@murmur/core';
+import { advertisedHubUrl, hubLinkHeader, notFound } from '@murmur/core';
 import type { PublishingContext } from '../domain/context.js';
 import { categoryBySlug } from '../domain/categories.js';
 import { ownerProfile } from '../domain/owners.js';
@@ -64,18 +64,29 @@ export async function serveSitePath(
   const view = await siteView(ctx, site);
   const cache = { 'cache-control': 'public, max-age=60', 'x-content-type-options': 'nosniff' };
   if (path === '') return sendHtml(reply, homePage(view, await latest(ctx, site)), view);
+  // The site's feeds name the WebSub hub in the document and in a Link header, with themselves as
+  // rel="self" (docs/api/websub.md, "Discovery"); WEBSUB_HUB_URL empty advertises none.
+  const hub = advertisedHubUrl(ctx.config);
+  const hubLink = (self: string) => (hub ? { link: hubLinkHeader(hub, self) } : {});
   if (path === 'feed.json') {
     return reply
       .headers({
         ...cache,
+        ...hubLink(`${view.url}feed.json`),
         'content-type': 'application/json; charset=utf-8',
         'access-control-allow-origin': '*',
       })
-      .send(JSON.stringify(jsonFeed(view, await latest(ctx, site))));
+      .send(JSON.stringify(jsonFeed(view, await latest(ctx, site), hub)));
   }
   if (path === 'feed.xml') {
-    const feed = rssFeed(view, await latest(ctx, site), view.name, `${view.url}feed.xml`, view.url);
-    return reply.headers({ ...cache, 'content-type': 'application/rss+xml; charset=utf-8' }).send(feed);
+    const feed = rssFeed(view, await latest(ctx, site), view.name, `${view.url}feed.xml`, view.url, hub);
+    return reply
+      .headers({
+        ...cache,
+        ...hubLink(`${view.url}feed.xml`),
+        'content-type': 'application/rss+xml; charset=utf-8',
+      })
+      .send(feed);
   }
   if (path === 'rsd.xml') {
     return reply
