@@ -2,6 +2,7 @@
 // billion-laughs entity bomb: nothing is expanded, the answer is immediate), raw control characters, a
 // document nested deeper than 32 levels or with too many elements. Each is HTTP 200 with fault −32700,
 // and nothing is stored.
+import http from 'node:http';
 import { describe, expect, it } from '@jest/globals';
 import { useHarnessWithBaseline, type Account, type Harness } from './harness.js';
 
@@ -53,6 +54,23 @@ describe('fault −32700', () => {
     ['an undeclared entity', newPostCall('&lol9;', 'whatever')],
   ])('for %s', async (_what, xml) => {
     await expectParseFault(xml);
+  });
+
+  it('for a POST with neither a body nor a Content-Type (not a 500)', async () => {
+    const { hostname, port } = new URL(h.url);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ host: hostname, port, path: '/xmlrpc', method: 'POST' }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('<name>faultCode</name><value><int>-32700</int>');
+    expect(answer.body).toMatch(/Parse error: the request has no body/);
   });
 
   it('for a billion-laughs document, without expanding anything', async () => {

@@ -18,7 +18,7 @@ import { login } from '../xmlrpc/call.js';
 import { encodeFault, encodeResponse } from '../xmlrpc/encode.js';
 import { dispatch, isMediaUpload, loginPositions } from '../xmlrpc/methods.js';
 import { LargeBodySlots, readCall, type BodyLimits, type ReadOutcome } from '../xmlrpc/read-call.js';
-import { XmlRpcFault } from '../xmlrpc/values.js';
+import { FAULT, XmlRpcFault } from '../xmlrpc/values.js';
 
 /** 25 MB of media in base64 plus the XML around it (docs/api/publishing.md, "Limits"). */
 export const XMLRPC_BODY_LIMIT = 36 * 1024 * 1024;
@@ -140,7 +140,11 @@ export async function registerXmlRpcRoutes(app: FastifyInstance, ctx: Publishing
       bodyLimit: XMLRPC_BODY_LIMIT,
       timeoutMs: XMLRPC_TIMEOUT_MS,
       handler: async ({ request, reply }) => {
-        const read = request.body as ReadOutcome;
+        // Fastify calls no parser for an empty body without a Content-Type: no call was sent at all.
+        const read = (request.body as ReadOutcome | undefined) ?? {
+          complete: true,
+          error: new XmlRpcFault(FAULT.notWellFormed, 'Parse error: the request has no body'),
+        };
         if (!read.complete) discardRestOfBody(request);
         // Too large, or too many large bodies at once: HTTP errors. A too-large media object is a fault.
         if (isTransportError(read.error)) throw read.error;
