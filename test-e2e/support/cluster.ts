@@ -19,22 +19,12 @@ import {
   natsPasswordEnv,
   natsPasswords,
   writeComposeNatsConf,
+  type DeployedPart,
   type DeployedSite,
 } from './deployed.js';
 import { startChild, waitReady, type ChildHandle } from './processes.js';
 
-export type PartName =
-  | 'identity'
-  | 'reader'
-  | 'publishing'
-  | 'feeds'
-  | 'microsub'
-  | 'webmention'
-  | 'archive'
-  | 'push'
-  | 'federation'
-  | 'websub'
-  | 'gateway';
+export type PartName = DeployedPart;
 
 interface Part {
   name: PartName;

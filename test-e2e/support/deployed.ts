@@ -8,20 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import type { ServiceName } from '@murmur/core';
 import { repoRoot } from './processes.js';
 
-export type DeployedPart =
-  | 'identity'
-  | 'reader'
-  | 'publishing'
-  | 'feeds'
-  | 'microsub'
-  | 'webmention'
-  | 'archive'
-  | 'push'
-  | 'federation'
-  | 'websub'
-  | 'gateway';
+/** A process of the run: each service, and the gateway (the same names as the cluster's parts). */
+export type DeployedPart = ServiceName | 'gateway';
 
 /** Where the parts of one run are. */
 export interface DeployedSite {
