@@ -4,7 +4,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { capHtmlNesting, sanitizeHtmlFragment } from '@murmur/fetch';
-import { clip } from './pages.js';
+import { clip } from './clip.js';
 
 export interface ArticlePage {
   /** The page, decoded. */

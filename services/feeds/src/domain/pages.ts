@@ -13,6 +13,7 @@ import {
   type FetchResponse,
 } from '@murmur/fetch';
 import type { FeedsContext } from './context.js';
+import { clip } from './clip.js';
 import type { Article, ArticlePage } from './page-tasks.js';
 
 export type { Article } from './page-tasks.js';
@@ -50,12 +51,6 @@ function absolute(href: string | null | undefined, base: string): string | undef
   } catch {
     return undefined;
   }
-}
-
-/** Whitespace collapsed, cut to `max` characters with an ellipsis. */
-export function clip(text: string, max: number): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
 export interface PageInfo {

@@ -9,7 +9,9 @@ import type { PostDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
 import { headOf } from './copies.js';
 import { revisionOf } from './revisions.js';
-import { NO_SUCH_USER } from './users.js';
+
+/** The one 404 message for a user, local (users.ts re-exports it) or remote: no account is told apart. */
+export const NO_SUCH_USER = 'No such user.';
 
 export const isRemoteHandle = federation.isHandle;
 

@@ -4,9 +4,9 @@ import { identity, type PublicUser } from '@murmur/contracts';
 import { notFound } from '@murmur/core';
 import type { SiteDoc, UserDoc } from '../store/index.js';
 import type { FeedsContext } from './context.js';
-import { isRemoteHandle, resolveRemote } from './remote.js';
+import { isRemoteHandle, NO_SUCH_USER, resolveRemote } from './remote.js';
 
-export const NO_SUCH_USER = 'No such user.';
+export { NO_SUCH_USER };
 
 export interface Profile {
   userId: number;

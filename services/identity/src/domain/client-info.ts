@@ -7,7 +7,6 @@
 // "Parsing fetched documents").
 import { type Clock, type Logger } from '@murmur/core';
 import { FETCH_LIMITS, FetchError, ParseError, type ParserThread, type SafeFetcher } from '@murmur/fetch';
-import type { ClientPage } from './client-page-tasks.js';
 import { isLoopbackHost, sameUrl } from './indieauth-urls.js';
 
 export interface ClientInfo {
@@ -17,6 +16,15 @@ export interface ClientInfo {
   logo: string | null;
   /** Redirect URLs the client published, absolute. */
   redirectUris: string[];
+}
+
+/** What the parser thread gets (client-page-tasks.ts): plain data only. */
+export interface ClientPage {
+  /** The client_id the page was fetched for. */
+  clientId: string;
+  /** The page's final URL: the base of relative URLs. */
+  base: string;
+  body: string;
 }
 
 export const NOTHING: ClientInfo = { name: null, logo: null, redirectUris: [] };

@@ -4,16 +4,8 @@
 // plain data in and out.
 import { mf2 } from 'microformats-parser';
 import { capHtmlNesting } from '@murmur/fetch';
-import { cleanName, displayableLogo, NOTHING, type ClientInfo } from './client-info.js';
+import { cleanName, displayableLogo, NOTHING, type ClientInfo, type ClientPage } from './client-info.js';
 import { sameUrl } from './indieauth-urls.js';
-
-export interface ClientPage {
-  /** The client_id the page was fetched for. */
-  clientId: string;
-  /** The page's final URL: the base of relative URLs. */
-  base: string;
-  body: string;
-}
 
 /** microformats-parser gives up on documents whose body is empty; one element in it is enough. */
 function parseMicroformats(body: string, base: string): ReturnType<typeof mf2> | null {
