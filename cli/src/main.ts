@@ -6,9 +6,11 @@ import { listeningLine } from './banner.js';
 import { adminClient, AdminApiError } from './admin-client.js';
 import { runAdminCommand, UsageError, USAGE } from './commands.js';
 import { showOutbox } from './outbox.js';
-import { startSingleProcess } from './single-process.js';
 
 async function start(): Promise<void> {
+  // Loaded only to start: it imports every service and their libraries, seconds that `murmur --help`
+  // and the admin commands (which only talk to a running gateway) should not wait for.
+  const { startSingleProcess } = await import('./single-process.js');
   const running = await startSingleProcess(process.env);
   // LOG_LEVEL was validated by startSingleProcess.
   // Written synchronously, a warning comes before the banner below in the console, where whoever

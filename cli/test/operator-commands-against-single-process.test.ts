@@ -160,7 +160,7 @@ describe('murmur CLI against a single process', () => {
     });
     const blocks = await exec(process.execPath, [cliEntry, 'webmentions', 'blocks', '--json'], { env });
     expect(blocks.stdout).not.toMatch(/spam\.example/);
-  });
+  }, 120_000); // five runs of the built binary, each a new Node process
 
   test('the built binary reads every word after the user of `users links` as a link', async () => {
     const exec = promisify(execFile);
