@@ -44,7 +44,7 @@ describe('GET /indieauth/token', () => {
   test('an app token → same shape, client_id "" and every scope', async () => {
     const res = await verifyGet(appToken);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ client_id: '', scope: 'profile read follow create update' });
+    expect(res.json()).toMatchObject({ client_id: '', scope: identity.SCOPES.join(' ') });
   });
 
   test('no token, an unknown one → 401 invalid_token with WWW-Authenticate: Bearer', async () => {
