@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { federation } from '@murmur/contracts';
 import { notFound } from '@murmur/core';
+import { eventually } from '@murmur/testing';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -52,4 +53,46 @@ it('follow url=@nobody@social.example: 404, nothing followed', async () => {
   expect(res.statusCode).toBe(404);
   expect(await follows()).toEqual([]);
   expect(asked).toContain('@nobody@social.example');
+});
+
+it('a boost by the followed account shows as her entry with repost-of and the boosted post in refs', async () => {
+  expect((await h.post({ action: 'follow', url: '@carol@social.example' }, h.ann.token)).statusCode).toBe(
+    200,
+  );
+  const dave = { ...carol, id: federation.REMOTE_ID_BASE + 8, handle: 'dave@other.example', name: 'Dave' };
+  await h.bus.publish(federation.postReceived, {
+    id: federation.REMOTE_ID_BASE + 9,
+    author: carol,
+    objectId: 'https://social.example/users/carol/statuses/9/activity',
+    url: 'https://other.example/@dave/3',
+    title: '',
+    contentHtml: '<p>Dave’s words</p>',
+    contentText: 'Dave’s words',
+    publishedAt: new Date().toISOString(),
+    photos: [],
+    mentions: [],
+    inReplyTo: null,
+    repostOf: {
+      objectId: 'https://other.example/users/dave/statuses/3',
+      url: 'https://other.example/@dave/3',
+      author: { ...dave, url: 'https://other.example/@dave', photo: '' },
+    },
+    revision: 1,
+  });
+  const entry = await eventually(async () => {
+    const items = ((await h.get({ action: 'timeline' }, h.ann.token)).json() as any).items;
+    return items.find((i: any) => i.url === 'https://other.example/@dave/3');
+  }, 60_000);
+  expect(entry).toMatchObject({
+    author: { type: 'card', name: 'Carol', url: carol.url },
+    content: { html: '<p>Dave’s words</p>' },
+    'repost-of': ['https://other.example/@dave/3'],
+    refs: {
+      'https://other.example/@dave/3': {
+        type: 'entry',
+        url: 'https://other.example/@dave/3',
+        author: { type: 'card', name: 'Dave', url: 'https://other.example/@dave', photo: '' },
+      },
+    },
+  });
 });
