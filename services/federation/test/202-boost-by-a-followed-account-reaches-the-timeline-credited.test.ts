@@ -74,7 +74,7 @@ test('a followed account’s boost → a post for the timeline credited to the b
   await h.foreign.send(`${h.url}/ap/inbox`, { ...boost(1, `${dave}/statuses/1`) });
   await new Promise((r) => setTimeout(r, 500));
   expect(h.events.postReceived).toHaveLength(1);
-});
+}, 120_000);
 
 test('Undo(Announce) → the boost is deleted from the timelines', async () => {
   const res = await h.foreign.send(`${h.url}/ap/inbox`, {
@@ -86,11 +86,11 @@ test('Undo(Announce) → the boost is deleted from the timelines', async () => {
   expect(res.status).toBe(202);
   const gone = await eventually(async () => h.events.postDeleted[0], WAIT);
   expect(gone.data.repostOf?.objectId).toBe(`${dave}/statuses/1`);
-});
+}, 120_000);
 
 test('a boost of a followers-only post, or by an account nobody here follows, is not kept', async () => {
   await h.foreign.send(`${h.url}/ap/inbox`, boost(2, `${dave}/statuses/2`));
   await h.foreign.send(`${h.url}/ap/inbox`, boost(3, `${dave}/statuses/1`, 'carol'), { name: 'carol' });
   await new Promise((r) => setTimeout(r, 1000));
   expect(h.events.postReceived).toHaveLength(1);
-});
+}, 120_000);

@@ -95,4 +95,4 @@ it('a boost by the followed account shows as her entry with repost-of and the bo
       },
     },
   });
-});
+}, 120_000);
