@@ -58,6 +58,11 @@ export const remotePostSchema = z.object({
   mentions: z.array(mentionSchema),
   /** The object it answers (a URL), null when it is no reply. */
   inReplyTo: z.string().nullable(),
+  /**
+   * A boost (`Announce`): `author` is the account that boosted (whom local users follow), the content
+   * is the boosted post's, and this names the post and its own author. Absent for an ordinary post.
+   */
+  repostOf: z.object({ objectId: z.string(), url: z.string(), author: remoteAccountSchema }).optional(),
   /** Grows with every change (applyIfNewer). */
   revision: z.number().int().positive(),
 });

@@ -66,6 +66,16 @@ export const timelineItemSchema = z.object({
   publishedAt: z.string(),
   photos: z.array(z.string()),
   author: cardSchema,
+  /**
+   * A boost by `author` (an account of another server the user follows) of someone else's post: that
+   * post's URL and its author's card. Absent otherwise.
+   */
+  repostOf: z
+    .object({
+      url: z.string(),
+      author: z.object({ username: z.string(), name: z.string(), url: z.string(), photo: z.string() }),
+    })
+    .optional(),
 });
 export type TimelineItem = z.infer<typeof timelineItemSchema>;
 

@@ -6,7 +6,7 @@ import type { Subscription } from '@murmur/bus';
 import type { FederationContext } from './domain/context.js';
 import { applyPostEvent } from './domain/posts.js';
 import { accountOf, resolveAccount } from './domain/remote.js';
-import { rememberUser } from './domain/users.js';
+import { applyUserUpdate, rememberUser } from './domain/users.js';
 import { followRemote, unfollowRemote } from './domain/following.js';
 
 export const GROUPS = {
@@ -26,7 +26,7 @@ export async function wireBus(ctx: FederationContext): Promise<Subscription[]> {
       rememberUser(ctx, e.data.user, e.occurredAt),
     ),
     bus.subscribe(identity.userUpdated, { durable: GROUPS.userUpdated }, (e) =>
-      rememberUser(ctx, e.data.user, e.occurredAt),
+      applyUserUpdate(ctx, e.data.user, e.occurredAt),
     ),
     bus.subscribe(publishing.postPublished, { durable: GROUPS.postPublished }, (e) =>
       applyPostEvent(ctx, 'published', e),

@@ -29,6 +29,8 @@ export interface ForeignServer {
   sharedInbox: boolean;
   /** Removes an actor (its URL answers 410 Gone, as Mastodon's do after a deletion). */
   deleteActor(name: string): void;
+  /** Documents served at their path (notes of its actors), as ActivityStreams JSON. */
+  objects: Map<string, Record<string, unknown>>;
   /** POSTs an activity of `name` to `inbox`, signed as `as` says. Returns the answer's status and body. */
   send(
     inbox: string,
@@ -126,6 +128,7 @@ export async function startForeignServer(): Promise<ForeignServer> {
     refused: [] as string[],
     inboxStatus: 202 as number | ((inbox: string) => number),
     sharedInbox: true,
+    objects: new Map<string, Record<string, unknown>>(),
   };
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -147,6 +150,8 @@ export async function startForeignServer(): Promise<ForeignServer> {
           'application/jrd+json',
         );
       }
+      const object = req.method === 'GET' ? state.objects.get(url.pathname) : undefined;
+      if (object) return json(200, { '@context': AS, ...object });
       const actor = /^\/users\/([a-z0-9_]+)$/.exec(url.pathname);
       if (req.method === 'GET' && actor) {
         const name = actor[1]!;
@@ -262,6 +267,7 @@ export async function startForeignServer(): Promise<ForeignServer> {
       state.sharedInbox = value;
     },
     deleteActor: (name) => void deleted.add(name),
+    objects: state.objects,
     send,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   } as ForeignServer;

@@ -119,6 +119,7 @@ export async function wireBus(ctx: FeedsContext): Promise<Subscription[]> {
             publishedAt: formatOffsetTime(p.publishedAt),
             photos: p.photos,
             author: author ? card(author) : { userId: p.userId, username: '', name: '', url: '', photo: '' },
+            ...(p.repostOf ? { repostOf: p.repostOf } : {}),
           };
         }),
         ...(page.before ? { before: page.before } : {}),

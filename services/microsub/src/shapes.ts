@@ -18,6 +18,11 @@ export const entrySchema = z.strictObject({
   content: z.strictObject({ html: z.string(), text: z.string() }),
   photo: z.array(z.string()).optional(),
   author: cardSchema,
+  /** A boost: the boosted post's URL (jf2), described in `refs` with its own author. */
+  'repost-of': z.array(z.string()).optional(),
+  refs: z
+    .record(z.string(), z.strictObject({ type: z.literal('entry'), url: z.string(), author: cardSchema }))
+    .optional(),
   _is_read: z.boolean().optional(),
 });
 

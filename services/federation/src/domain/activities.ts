@@ -11,7 +11,7 @@ import type { FederationContext } from './context.js';
 import { recordFollower, recordInteraction, recordRemotePost } from './events.js';
 import { firstUrl, idOf, isPublic, isRecord, textOf, typeOf } from './json.js';
 import { sendActivity } from './outgoing.js';
-import { fetchActor } from './remote.js';
+import { actorFor, fetchActor, fetchDocument, RemoteError } from './remote.js';
 import { findUserByUsername } from './users.js';
 
 /** Longest content kept of a remote note (characters of sanitised HTML). */
@@ -37,7 +37,7 @@ export async function handleActivity(ctx: FederationContext, activity: Json, act
     case 'Like':
       return interact(ctx, activity, actor, 'like');
     case 'Announce':
-      return interact(ctx, activity, actor, 'repost');
+      return announce(ctx, activity, actor);
     default:
       return;
   }
@@ -107,6 +107,9 @@ async function undo(ctx: FederationContext, activity: Json, actor: ActorDoc): Pr
   if ((innerType === 'Like' || innerType === 'Announce' || innerType === undefined) && innerId) {
     const doc = await ctx.store.interactionByKey(innerId);
     if (doc && doc.actor === actor._id) await hideInteraction(ctx, doc, actor);
+    // An undone boost of another server's post leaves the timelines it was in.
+    const boost = await ctx.store.remotePostByObjectId(innerId);
+    if (boost?.repostOf && boost.actor === actor._id) await hideRemotePost(ctx, boost, actor);
   }
 }
 
@@ -340,4 +343,52 @@ async function interact(
   if (!post) return; // of a post that is not ours (or no longer public): nothing of ours to show
   const id = idOf(activity.id)!;
   await keepInteraction(ctx, { key: id, type, source: id }, actor, post);
+}
+
+/**
+ * Announce: of a local post, a boost shown with the post (a repost interaction); of another server's
+ * post, by an account local users follow, the boosted post in their timelines, credited to the
+ * booster (ADR 0020). The boosted object is read from its own server (an embedded copy is not
+ * trusted: the booster's signature does not vouch for another account's words), it must be public
+ * and its author is remembered for its card. Once per Announce id; Undo(Announce) removes it.
+ */
+async function announce(ctx: FederationContext, activity: Json, actor: ActorDoc): Promise<void> {
+  const objectId = idOf(activity.object);
+  if (await localPostAt(ctx, objectId)) return interact(ctx, activity, actor, 'repost');
+  const key = idOf(activity.id);
+  if (!objectId || !key || !isPublic(activity)) return;
+  if ((await ctx.store.localFollowersOfActor(actor._id)).length === 0) return;
+  const stored = await ctx.store.remotePostByObjectId(key);
+  if (stored) return;
+  let note: unknown;
+  let author: ActorDoc;
+  try {
+    note = await fetchDocument(ctx, objectId);
+    if (!isRecord(note) || idOf(note) !== objectId || !NOTE_TYPES.has(typeOf(note) ?? '')) return;
+    if (!isPublic(note)) return;
+    const authorId = idOf(note.attributedTo);
+    if (!authorId || new URL(authorId).host !== new URL(objectId).host) return;
+    author = await actorFor(ctx, authorId);
+  } catch (err) {
+    // The boosted post's server is gone or refused (SSRF guard): nothing to show.
+    if (err instanceof RemoteError || err instanceof TypeError) {
+      ctx.logger.info({ objectId, err: (err as Error).message }, 'a boosted post could not be read');
+      return;
+    }
+    throw err;
+  }
+  const read = await readNote(ctx, note, objectId);
+  const published = Date.parse(textOf(activity.published) ?? '');
+  const { doc, created } = await ctx.store.insertRemotePost({
+    ...read,
+    objectId: key,
+    // The boost is dated when it was boosted: it is new in the timeline then.
+    publishedAt: Number.isFinite(published) ? new Date(published) : ctx.clock.now(),
+    mentions: [],
+    repostOf: { objectId, url: read.url, author: author._id },
+    actor: actor._id,
+    visible: true,
+    rev: 1,
+  });
+  if (created) await recordRemotePost(ctx, 'received', doc, actor);
 }

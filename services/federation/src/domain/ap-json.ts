@@ -157,6 +157,23 @@ export function updateJson(urls: Urls, note: ApDocument, user: UserDoc, rev: num
   };
 }
 
+/** The actor itself, changed (a profile edit): its id names the revision of the user's copy. */
+export function updatePersonJson(urls: Urls, person: ApDocument, user: UserDoc, at: Date): ApDocument {
+  const actor = urls.actor(user.username);
+  const object: Json = { ...person };
+  delete object['@context'];
+  return {
+    '@context': ACTOR_CONTEXT,
+    id: `${actor}#updates/${user.rev}`,
+    type: 'Update',
+    actor,
+    published: isoTime(at),
+    to: [PUBLIC_COLLECTION],
+    cc: [urls.followers(user.username)],
+    object,
+  };
+}
+
 export function deleteJson(urls: Urls, postId: number, user: UserDoc, rev: number): ApDocument {
   const id = urls.note(postId);
   return {

@@ -34,6 +34,12 @@ export async function recordRemotePost(
       : verb === 'updated'
         ? federation.postUpdated
         : federation.postDeleted;
+  // A boost names the boosted post's author too (kept when it was boosted; read again if gone).
+  const boostedBy = doc.repostOf ? await ctx.store.actorsByIds([doc.repostOf.author]) : [];
+  const repostOf =
+    doc.repostOf && boostedBy[0]
+      ? { objectId: doc.repostOf.objectId, url: doc.repostOf.url, author: accountOf(boostedBy[0]) }
+      : undefined;
   await ctx.outbox.publish(
     event,
     {
@@ -48,6 +54,7 @@ export async function recordRemotePost(
       photos: doc.photos,
       mentions: doc.mentions,
       inReplyTo: doc.inReplyTo,
+      ...(repostOf ? { repostOf } : {}),
       revision: doc.rev,
     },
     { id: eventIdFor('federation', 'post', doc._id, doc.rev, verb) },

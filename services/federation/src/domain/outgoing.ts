@@ -7,9 +7,18 @@ import type { webcrypto } from 'node:crypto';
 import { enqueueJob, type Job } from '@murmur/jobs';
 import { ConcurrencyLimit } from '@murmur/core';
 import { FetchBlockedError, FetchError, FetchRedirectError } from '@murmur/fetch';
-import type { ActorDoc, PostDoc } from '../store/index.js';
+import type { ActorDoc, PostDoc, UserDoc } from '../store/index.js';
 import type { FederationContext } from './context.js';
-import { createJson, deleteJson, noteJson, updateJson, type Json, type RemoteMention } from './ap-json.js';
+import {
+  actorJson,
+  createJson,
+  deleteJson,
+  noteJson,
+  updatePersonJson,
+  updateJson,
+  type Json,
+  type RemoteMention,
+} from './ap-json.js';
 import { deliverActivityJob, distributePostJob } from './jobs.js';
 import { resolveAccount } from './remote.js';
 import { signCavage } from './signatures.js';
@@ -86,6 +95,18 @@ export async function distributePostNow(
   const followers = await ctx.store.followersOf(user._id);
   const actors = await ctx.store.actorsByIds(followers.map((f) => f.actor));
   await sendActivity(ctx, user._id, activity, [...actors, ...mentioned], { sharedInbox: true });
+}
+
+/** A changed profile: Update(Person) to the user's followers, once per host at its shared inbox. */
+export async function sendProfileUpdate(ctx: FederationContext, user: UserDoc): Promise<void> {
+  if (!ctx.config.FEDERATION_ENABLED) return;
+  const followers = await ctx.store.followersOf(user._id);
+  if (followers.length === 0) return;
+  const actors = await ctx.store.actorsByIds(followers.map((f) => f.actor));
+  const key = await ctx.keys.signingKey(user._id);
+  const person = actorJson(ctx.urls, user, key.publicKeyPem);
+  const activity = updatePersonJson(ctx.urls, person, user, ctx.clock.now());
+  await sendActivity(ctx, user._id, activity, actors, { sharedInbox: true });
 }
 
 /**

@@ -4,6 +4,7 @@ import { identity, type PublicUser } from '@murmur/contracts';
 import { notFound } from '@murmur/core';
 import type { UserDoc } from '../store/index.js';
 import type { FederationContext } from './context.js';
+import { sendProfileUpdate } from './outgoing.js';
 
 export const NO_SUCH_USER = 'No such user.';
 
@@ -27,6 +28,29 @@ export async function rememberUser(
   occurredAt: string,
 ): Promise<void> {
   await ctx.store.applyUser(userDoc(user, Date.parse(occurredAt) || 1));
+}
+
+/** What a remote server shows of our actor: a change to any of these is worth an Update(Person). */
+function actorFacts(doc: Pick<UserDoc, 'username' | 'name' | 'avatar' | 'bio'>): string {
+  return JSON.stringify([doc.username, doc.name, doc.avatar, doc.bio]);
+}
+
+/**
+ * identity's user-updated event: the copy is applied, and when the profile a remote server shows
+ * (name, bio, avatar) changed, the Person is sent to the user's followers as Update(Person), as
+ * Mastodon does on a profile edit. A redelivered or older event changes no copy and sends nothing;
+ * the activity id is made of the revision, so a retried handler queues the same deliveries again.
+ */
+export async function applyUserUpdate(
+  ctx: FederationContext,
+  user: PublicUser,
+  occurredAt: string,
+): Promise<void> {
+  const before = await ctx.store.userById(user.id);
+  const doc = userDoc(user, Date.parse(occurredAt) || 1);
+  const applied = await ctx.store.applyUser(doc);
+  if (!applied || (before && actorFacts(before) === actorFacts(doc))) return;
+  await sendProfileUpdate(ctx, doc);
 }
 
 async function askIdentity(

@@ -101,6 +101,8 @@ export interface RemotePostDoc {
   photos: string[];
   mentions: { userId: number; username: string }[];
   inReplyTo: string | null;
+  /** A boost by `actor`: `objectId` is the Announce's id; this names the boosted post and its author. */
+  repostOf?: { objectId: string; url: string; author: number };
   visible: boolean;
   rev: number;
   [key: string]: unknown;

@@ -46,9 +46,22 @@ export function postItem(
     ...(post.photos[0] ? { image: post.photos[0] } : {}),
     date_published: formatOffsetTime(post.publishedAt),
   };
+  // A boost: the booster is the author; the boosted post's author is credited beside.
+  const repost = post.repostOf as PostDoc['repostOf'];
+  const repostOf = repost
+    ? {
+        repost_of: {
+          url: repost.url,
+          author: {
+            ...authorOf({ name: repost.author.name, url: repost.author.url, avatar: repost.author.photo }),
+            username: repost.author.username,
+          },
+        },
+      }
+    : {};
   return {
     ...withAuthors(item, profileAuthor(profile), V1_1),
-    _service: { username: profile?.username ?? '', ...extra },
+    _service: { username: profile?.username ?? '', ...repostOf, ...extra },
   };
 }
 

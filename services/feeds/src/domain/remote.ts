@@ -76,6 +76,19 @@ function remotePostDoc(post: federation.RemotePost, verb: RemoteVerb, rev: numbe
     categories: [],
     visible: verb !== 'deleted',
     remote: true,
+    ...(post.repostOf
+      ? {
+          repostOf: {
+            url: post.repostOf.url,
+            author: {
+              username: post.repostOf.author.handle,
+              name: post.repostOf.author.name,
+              url: post.repostOf.author.url,
+              photo: post.repostOf.author.photo,
+            },
+          },
+        }
+      : {}),
     rev,
   };
 }

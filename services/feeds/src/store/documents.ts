@@ -51,8 +51,15 @@ export interface PostDoc {
   visible: boolean;
   /** A post of another server's account (domain/remote.ts): never in the service-wide photos feed. */
   remote?: boolean;
+  /** A boost (domain/remote.ts): the boosted post and its author's card; the booster is `userId`. */
+  repostOf?: RepostOf;
   rev: number;
   [key: string]: unknown;
+}
+
+export interface RepostOf {
+  url: string;
+  author: { username: string; name: string; url: string; photo: string };
 }
 
 /** A follow as timelines need it: whom, and the Microsub channel it is in (undefined: none). */

@@ -19,6 +19,25 @@ export function entryJson(item: feeds.TimelineItem, isRead?: boolean): z.input<t
       url: item.author.url,
       photo: item.author.photo,
     },
+    // A boost (jf2 `repost-of`, as Aperture writes it): the author is who boosted, the boosted post
+    // and its own author are in `refs`.
+    ...(item.repostOf
+      ? {
+          'repost-of': [item.repostOf.url],
+          refs: {
+            [item.repostOf.url]: {
+              type: 'entry' as const,
+              url: item.repostOf.url,
+              author: {
+                type: 'card' as const,
+                name: item.repostOf.author.name || item.repostOf.author.username,
+                url: item.repostOf.author.url,
+                photo: item.repostOf.author.photo,
+              },
+            },
+          },
+        }
+      : {}),
     ...(isRead === undefined ? {} : { _is_read: isRead }),
   };
 }

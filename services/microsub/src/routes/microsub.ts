@@ -5,6 +5,7 @@
 // for POST channels (create, rename, order, delete).
 import type { FastifyInstance } from 'fastify';
 import { type BusHeaders } from '@murmur/bus';
+import { federation } from '@murmur/contracts';
 import { badRequest } from '@murmur/core';
 import { busHeaders, defineRoute, requireScope, type AuthInfo, type ParamRecord } from '@murmur/http';
 import {
@@ -70,11 +71,22 @@ async function optionalChannel(
   return uid === undefined ? undefined : channelOr404(ctx, auth.userId, uid);
 }
 
+/**
+ * A fediverse handle as people copy it (`@name@host`, `name@host`, `acct:name@host`): followed as
+ * the feeds follow API follows it, by that name (feeds asks the federation service).
+ */
+function fediverseHandle(value: string): string | undefined {
+  const handle = value.replace(/^acct:/i, '');
+  return federation.isHandle(handle) && handle.length <= 64 ? handle : undefined;
+}
+
 function followTarget(params: ParamRecord): FollowTarget {
   const username = text(params, 'username', 64)?.trim();
-  if (username) return { username };
+  if (username) return { username: fediverseHandle(username) ?? username };
   const url = text(params, 'url', 2048)?.trim();
   if (!url) throw badRequest('url: url or username is required', 'url');
+  const handle = fediverseHandle(url);
+  if (handle) return { username: handle };
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -3,12 +3,19 @@
 // done once queued, so a redelivered event queues nothing; a crash halfway queues the rest on
 // redelivery, and the job key plus the delivery log (settled per event and device) keep the devices
 // already queued or sent from being sent twice.
-import { identity, type EventEnvelope, type publishing, type webmention } from '@murmur/contracts';
+import {
+  identity,
+  type EventEnvelope,
+  type federation,
+  type publishing,
+  type webmention,
+} from '@murmur/contracts';
 import { enqueueJob } from '@murmur/jobs';
 import type { PushContext } from './context.js';
 import { DEVICES_PER_JOB, notifyDevicesJob, webDeliverJob } from './jobs.js';
 import {
   notificationOfFollow,
+  notificationOfRemoteFollower,
   notificationOfWebmention,
   notificationsOfPost,
   type Notification,
@@ -83,4 +90,11 @@ export async function notifyOfFollow(
 ): Promise<void> {
   const n = notificationOfFollow(event.data);
   if (n) await fanOut(ctx, event.id, [n]);
+}
+
+export async function notifyOfRemoteFollower(
+  ctx: PushContext,
+  event: EventEnvelope<{ userId: number; follower: federation.RemoteAccount }>,
+): Promise<void> {
+  await fanOut(ctx, event.id, [notificationOfRemoteFollower(event.data)]);
 }

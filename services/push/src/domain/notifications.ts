@@ -1,6 +1,6 @@
 // Which events notify whom, with what text (docs/api/push.md, "Triggers"). Pure functions: an event
 // in, at most one notification per user out, never one to the author of the action.
-import type { publishing, webmention } from '@murmur/contracts';
+import type { federation, publishing, webmention } from '@murmur/contracts';
 
 export type NotificationKind = 'reply' | 'mention' | 'webmention' | 'follow';
 
@@ -102,5 +102,20 @@ export function notificationOfFollow(f: {
     userId: f.followeeId,
     alert: clip(`@${f.followerUsername} started following you`, ALERT_MAX),
     fromUsername: f.followerUsername,
+  };
+}
+
+/**
+ * An account of another server (ActivityPub) started following a local user: the follow notification
+ * with its handle. No `from_user`: it names no Murmur user.
+ */
+export function notificationOfRemoteFollower(f: {
+  userId: number;
+  follower: Pick<federation.RemoteAccount, 'handle'>;
+}): Notification {
+  return {
+    kind: 'follow',
+    userId: f.userId,
+    alert: clip(`@${f.follower.handle} started following you`, ALERT_MAX),
   };
 }
