@@ -34,6 +34,8 @@ export default {
   },
   testMatch: ['<rootDir>/**/test/**/*.test.ts', '<rootDir>/test-e2e/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  testTimeout: 30000,
+  // Hooks and tests that start services (stores, bus, HTTP servers) took 30–50 s on the shared 2-core CI
+  // machine under load (a harness's beforeAll, 101 durable registrations): an outcome, not a time, is tested.
+  testTimeout: 60000,
   maxWorkers: 2,
 };
