@@ -38,4 +38,8 @@ export default {
   // machine under load (a harness's beforeAll, 101 durable registrations): an outcome, not a time, is tested.
   testTimeout: 60000,
   maxWorkers: 2,
+  // Each test file's modules (services, their libraries) stay in a worker's heap after it: workers reached
+  // 4.5 GB each over a whole run, and a service starting in a heap that size waited on the collector.
+  // A worker past this size between files is replaced by a fresh one.
+  workerIdleMemoryLimit: '1.5GB',
 };
