@@ -145,7 +145,7 @@ describeWithNats('webmention, multi-process over NATS', () => {
     const entry = await eventually(async () => {
       const res = await sendOverWire(gatewayUrl, { method: 'GET', url: query });
       return (res.json() as { children: Record<string, unknown>[] }).children[0];
-    }, 15_000);
+    }, 60_000);
     expect(entry).toMatchObject({
       'wm-property': 'in-reply-to',
       'wm-source': source,
@@ -157,7 +157,7 @@ describeWithNats('webmention, multi-process over NATS', () => {
       return res.statusCode === 200
         ? (res.json() as { items: Record<string, unknown>[] }).items[0]
         : undefined;
-    }, 15_000);
+    }, 60_000);
     expect(item).toMatchObject({ id: String(entry['wm-id']), url: source, content_text: 'Nice!' });
 
     sources.set('localhost', '/reply/1', { status: 410, body: 'gone' });
@@ -165,7 +165,7 @@ describeWithNats('webmention, multi-process over NATS', () => {
     await eventually(async () => {
       const res = await sendOverWire(gatewayUrl, { method: 'GET', url: '/feeds/ada/webmentions.json' });
       return (res.json() as { items: unknown[] }).items.length === 0 ? true : undefined;
-    }, 15_000);
+    }, 60_000);
     const after = await sendOverWire(gatewayUrl, { method: 'GET', url: query });
     expect((after.json() as { children: unknown[] }).children).toEqual([]);
   }, 90_000);

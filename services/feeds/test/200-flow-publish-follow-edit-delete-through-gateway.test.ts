@@ -14,7 +14,7 @@ beforeAll(async () => {
   ada = await h.createUser('ada', { name: 'Ada' });
   bob = await h.createUser('bob', { name: 'Bob' });
   await h.follow(ada, 'bob');
-}, 30_000);
+}, 60_000);
 afterAll(() => h?.stop());
 
 function postIdOf(xml: string): string {

@@ -19,7 +19,7 @@ beforeAll(async () => {
     });
   }
   await feedWhen(h, '/feeds/ada.json?count=200', (f) => f.items.length === 100);
-}, 30_000);
+}, 60_000);
 afterAll(() => h?.stop());
 
 describe.each(['/feeds/ada.json', '/feeds/ada/mentions.json'])('%s', (path) => {

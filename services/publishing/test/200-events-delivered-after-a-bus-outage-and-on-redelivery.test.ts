@@ -65,7 +65,7 @@ describe('through the outbox', () => {
     await settle(500);
     expect(log.of(id).map((e) => e.verb)).toEqual(['published']);
     expect(log.of(id)[0]!.envelope.data.title).toBe('Offline');
-  }, 30_000);
+  }, 60_000);
 
   it('a redelivered user.created announces a site whose created event was lost, once', async () => {
     // A site stored without its event, as after a crash between the two writes.
@@ -101,5 +101,5 @@ describe('through the outbox', () => {
     await settle(1500);
     expect(sites.filter((e) => e.data.site.id === 900)).toHaveLength(1);
     expect(await h.store.collection('sites').countDocuments({ defaultOf: 900 })).toBe(1);
-  }, 30_000);
+  }, 60_000);
 });

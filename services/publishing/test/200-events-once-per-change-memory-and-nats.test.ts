@@ -16,7 +16,7 @@ function defineEventTests(start: () => Promise<Harness>): void {
     ada = await h.createUser('ada');
     bob = await h.createUser('bob');
     await h.siteOf(bob.id);
-  }, 30_000);
+  }, 60_000);
   afterAll(() => h?.stop());
 
   it('one event per change, in order, with the public data', async () => {
@@ -99,7 +99,7 @@ function defineEventTests(start: () => Promise<Harness>): void {
     } finally {
       await log.stop();
     }
-  }, 30_000);
+  }, 60_000);
 
   it('a durable subscriber that was away gets what it missed', async () => {
     const first = await recordPostEvents(h.bus, 'events-test-b');
@@ -118,7 +118,7 @@ function defineEventTests(start: () => Promise<Harness>): void {
     } finally {
       await back.stop();
     }
-  }, 20_000);
+  }, 60_000);
 }
 
 describe('memory bus', () => {
@@ -129,7 +129,7 @@ describeWithNats('NATS bus', () => {
   let server: NatsServerHandle;
   beforeAll(async () => {
     server = await startNatsServer();
-  }, 20_000);
+  }, 60_000);
   afterAll(() => server?.stop());
   // Nested, so the services close their connections before the server stops.
   describe('services on NATS', () => defineEventTests(() => startHarness({ busUrl: server.url })));

@@ -117,4 +117,4 @@ it('runs a whole editing session', async () => {
   expect(await call('metaWeblog.deletePost', [id, 'ada', ada.token])).toBe(true);
   await expect(call('metaWeblog.getPost', [id, 'ada', ada.token])).rejects.toMatchObject({ faultCode: 404 });
   await expect(call('metaWeblog.getPost', [later, 'ada', 'wrong'])).rejects.toMatchObject({ faultCode: 403 });
-}, 30_000);
+}, 60_000);

@@ -64,6 +64,6 @@ if (!hasPython) process.stderr.write('python xmlrpc.client test — SKIPPED: pyt
       expect(out.deleted).toBe(true);
       expect(out.after_delete).toEqual([404, 'No such post.']);
       expect(out.wrong_token).toBe(403);
-    }, 40_000);
+    }, 60_000);
   },
 );

@@ -45,7 +45,7 @@ describe('media refused', () => {
     const res = await upload({ name: 'huge.png', type: 'image/png', bits });
     expect(res.statusCode).toBe(200);
     expect(res.fault?.faultCode).toBe(413);
-  }, 30_000);
+  }, 60_000);
 
   it('invalid base64 → −32602', async () => {
     const xml = `<?xml version="1.0"?><methodCall><methodName>metaWeblog.newMediaObject</methodName><params>

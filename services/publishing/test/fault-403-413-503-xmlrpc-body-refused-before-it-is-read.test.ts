@@ -125,7 +125,7 @@ describe('a media upload with a wrong token', () => {
     upload.abort();
     // The service did not buffer the body it refused (tests and service share this process).
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(60 * MB);
-  }, 30_000);
+  }, 60_000);
 
   it('blogger.deletePost with a wrong token (login after the app key and post id) is refused the same way', async () => {
     const xml =
@@ -190,5 +190,5 @@ describe('body limits', () => {
       return answer.status === 200 ? answer : undefined;
     });
     expect((await readMethodResponse(res.text)).fault?.faultCode).toBe(403);
-  }, 30_000);
+  }, 60_000);
 });

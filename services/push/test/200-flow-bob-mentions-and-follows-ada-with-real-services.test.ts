@@ -65,7 +65,7 @@ beforeAll(async () => {
     default: true,
   });
   expect(app.statusCode).toBe(201);
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   await gateway?.close();

@@ -63,7 +63,7 @@ beforeAll(async () => {
   ann = h.identity.addUser('ann');
   await h.subscribe(ann, pages.url('/feed.xml'));
   entries = (await h.get(ann, '/feeds/v2/entries.json')).json();
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   await feedsService?.stop();

@@ -105,5 +105,5 @@ describe('a real sender', () => {
       url: source,
       _service: { type: 'reply', target },
     });
-  }, 30_000);
+  }, 60_000);
 });

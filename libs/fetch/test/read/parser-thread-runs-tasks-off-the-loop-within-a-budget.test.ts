@@ -48,7 +48,7 @@ describe('ParserThread', () => {
     const t = thread({ maxHeapMb: 32 });
     await expect(t.run('hog', {})).rejects.toBeInstanceOf(ParseFailedError);
     expect(await t.run('words', { text: 'a' })).toEqual({ count: 1 });
-  }, 30_000);
+  }, 60_000);
 
   it('tasks wait their turn; beyond maxQueue waiting ones, ParseBusyError', async () => {
     const t = thread({ maxQueue: 2 });
