@@ -15,7 +15,7 @@ import { BlobTooLargeError } from '@murmur/store';
 import type { ImportDoc, ImportKind, PostDoc } from '../store/index.js';
 import type { ArchiveContext } from './context.js';
 import { ImportError } from './formats/errors.js';
-import { parseJsonFeed } from './formats/jsonfeed.js';
+import { jsonFeedItems } from './formats/jsonfeed.js';
 import { parseWxr, type Parsed } from './formats/wxr.js';
 import { parseBlogZip } from './formats/zip.js';
 import { toPost, type RawItem } from './items.js';
@@ -145,7 +145,7 @@ async function* itemsOf(ctx: ArchiveContext, imp: ImportDoc): AsyncGenerator<Par
   const blob = await ctx.blobs.get(blobKey(imp._id));
   if (!blob) throw new ImportError('The uploaded file is gone.');
   const wrap = (items: RawItem[]): Parsed[] => items.map((item) => ({ item }));
-  if (imp.kind === 'jsonfeed') yield wrap(await parseJsonFeed(await blob.bytes()));
+  if (imp.kind === 'jsonfeed') for await (const batch of jsonFeedItems(await blob.bytes())) yield wrap(batch);
   else if (imp.kind === 'zip') yield wrap(await parseBlogZip(await blob.bytes()));
   else yield* parseWxr(blob.stream());
 }

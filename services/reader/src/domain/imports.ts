@@ -20,7 +20,7 @@ export const importJson = (doc: ImportDoc): z.input<typeof importSchema> => ({
 export async function startImport(ctx: ReaderContext, userId: number, opml: string): Promise<ImportDoc> {
   let feeds;
   try {
-    feeds = parseOpml(opml);
+    feeds = await parseOpml(opml);
   } catch (err) {
     if (err instanceof OpmlError) throw unsupportedMediaType(`Not an OPML document: ${err.message}.`);
     throw err;

@@ -22,7 +22,10 @@ export class OpmlError extends Error {
   }
 }
 
-export function parseOpml(xml: string): OpmlFeed[] {
+/** Characters given to the parser between two turns of the event loop (an import may be 5 MiB). */
+const OPML_SLICE_CHARS = 16 * 1024;
+
+export async function parseOpml(xml: string): Promise<OpmlFeed[]> {
   const parser = new SaxesParser({ xmlns: false });
   const feeds: OpmlFeed[] = [];
   const seen = new Set<string>();
@@ -61,7 +64,16 @@ export function parseOpml(xml: string): OpmlFeed[] {
     if (tag.name === 'outline') folders.pop();
   });
   try {
-    parser.write(xml).close();
+    for (let at = 0; at < xml.length; at += OPML_SLICE_CHARS) {
+      // A surrogate pair is never split: saxes reads each write as whole characters.
+      let end = Math.min(xml.length, at + OPML_SLICE_CHARS);
+      if (end < xml.length && /[\uD800-\uDBFF]/.test(xml[end - 1]!)) end++;
+      parser.write(xml.slice(at, end));
+      if (failure) break;
+      at = end - OPML_SLICE_CHARS;
+      if (end < xml.length) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    parser.close();
   } catch (err) {
     if (err instanceof OpmlError) throw err;
     throw new OpmlError(`not well-formed XML: ${(err as Error).message}`);
