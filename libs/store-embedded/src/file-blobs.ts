@@ -100,7 +100,11 @@ export class FileBlobStore implements BlobStore {
       await rename(`${tmp}.json`, this.metaPath(key));
       return info;
     } catch (err) {
+      // The stream opens its file asynchronously: refused at the first chunk, the file may be created
+      // after this point unless the stream has closed first (a temporary file was left behind in CI).
+      const closed = out.closed ? Promise.resolve() : once(out, 'close').then(() => undefined);
       out.destroy();
+      await closed.catch(() => undefined);
       await rm(`${tmp}.data`, { force: true });
       await rm(`${tmp}.json`, { force: true });
       throw err;
