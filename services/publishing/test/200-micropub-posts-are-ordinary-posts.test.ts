@@ -247,6 +247,27 @@ describe('what the h-entry says of the post', () => {
     expect((await m.h.get(pathOf(photo))).body.equals(PNG)).toBe(true);
   });
 
+  it('video and audio files in a multipart create are stored and shown as u-video and u-audio', async () => {
+    const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(100, 1)]);
+    const ogg = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(100, 2)]);
+    const res = await m.post(token, {
+      multipart: {
+        fields: { h: 'entry', content: 'Sound and vision' },
+        files: [
+          { name: 'video', filename: 'clip.mp4', type: 'video/mp4', bytes: mp4 },
+          { name: 'audio', filename: 'song.ogg', type: 'audio/ogg', bytes: ogg },
+        ],
+      },
+    });
+    expect(res.statusCode).toBe(201);
+    const props = await entryAt(res.headers.location as string);
+    expect(props.video).toEqual([expect.stringMatching(/-clip\.mp4$/)]);
+    expect(props.audio).toEqual([expect.stringMatching(/-song\.ogg$/)]);
+    const served = await m.h.get(pathOf(props.audio![0] as string));
+    expect(served.headers['content-type']).toBe('audio/ogg');
+    expect(served.body.equals(ogg)).toBe(true);
+  });
+
   it('update adds and removes photos and single values', async () => {
     const url = await create({ content: ['Photos later'], category: ['a', 'b'] });
     let res = await m.post(token, {
