@@ -49,8 +49,9 @@ export async function applyFeedDocument(
     siteUrl: source.siteUrl,
     jsonFeed: source.jsonFeed,
   };
+  let recorded: FeedDoc | null = null;
   const result = await storeEntries(ctx, feed._id, itemSourcesOf(source.items, update.baseUrl), {
-    announce: { feedChanged: metaChanged },
+    announce: { feedChanged: metaChanged, feedAfter: () => recorded },
     alongside: (added) => {
       const interval = nextIntervalMinutes(
         intervalBounds(ctx),
@@ -59,7 +60,7 @@ export async function applyFeedDocument(
         added.length > 0,
         nowMs,
       );
-      return ctx.store.recordFeedFetched(feed._id, {
+      const fields = {
         title: source.title,
         siteUrl: source.siteUrl,
         siteHost,
@@ -73,7 +74,9 @@ export async function applyFeedDocument(
         lastError: null,
         errorCount: 0,
         updatedAt: new Date(nowMs),
-      });
+      };
+      recorded = { ...next, ...fields };
+      return ctx.store.recordFeedFetched(feed._id, fields);
     },
   });
   if (siteHost !== feed.siteHost) await ensureIcon(ctx, next);

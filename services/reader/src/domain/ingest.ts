@@ -6,7 +6,7 @@
 // together or not at all in practice (a broken store); the job is retried either way.
 import { createHash } from 'node:crypto';
 import type { ItemSource } from '../feeds/entries.js';
-import type { EntryDoc, ListName } from '../store/index.js';
+import type { EntryDoc, FeedDoc, ListName } from '../store/index.js';
 import type { ReaderContext } from './context.js';
 
 /** Pruned keys remembered per feed (enough for any real feed document). */
@@ -32,7 +32,14 @@ export interface IngestOptions {
    * Tell the feed's subscribers, in that same step: the new entries become unread for each, and
    * their views refresh when anything they show changed (an entry, or the feed when `feedChanged`).
    */
-  announce?: { feedChanged: boolean };
+  announce?: {
+    feedChanged: boolean;
+    /**
+     * The feed's record as this step stores it (asked once the step's writes are under way), for the
+     * subscribers' cached views; null or absent → views showing a changed feed are rebuilt.
+     */
+    feedAfter?: () => FeedDoc | null;
+  };
 }
 
 /**
@@ -107,7 +114,20 @@ export async function storeEntries(
         ? subscribers.map(
             ({ userId }) =>
               () =>
-                ids.length > 0 ? ctx.states.pushUnread(userId, ids, lists) : ctx.states.touch(userId, lists),
+                // This process's cached view of the user takes the new entries in place (no rebuild);
+                // the user's requests meanwhile wait for this write rather than rebuild.
+                ctx.views.writing(userId, async () => {
+                  const written =
+                    ids.length > 0
+                      ? await ctx.states.pushUnread(userId, ids, lists)
+                      : await ctx.states.touch(userId, lists);
+                  ctx.views.afterArrival(userId, written, {
+                    feedId,
+                    ids,
+                    times: docs.map((d) => d.createdAt),
+                    feed: announce?.feedAfter?.() ?? null,
+                  });
+                }),
           )
         : []),
     ]);

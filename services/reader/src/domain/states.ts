@@ -179,11 +179,23 @@ export class UserStates {
   /**
    * New entries of a subscribed feed: unread for the user, appended atomically (no read needed).
    * `alsoChanged` names other lists changed with them (the feed's title shown in subscriptions).
+   * Resolves to the write (UserViews.afterArrival applies it to a cached view).
    */
-  async pushUnread(userId: number, ids: number[], alsoChanged: readonly ListName[] = []): Promise<void> {
+  async pushUnread(
+    userId: number,
+    ids: number[],
+    alsoChanged: readonly ListName[] = [],
+  ): Promise<StateWrite> {
     const updatedAt = this.now();
-    const times = listTimes(['unread', ...alsoChanged], updatedAt);
-    await this.store.pushArrived(userId, ids, MAX_UNREAD_PER_USER, times, updatedAt);
+    const lists: ListName[] = ['unread', ...alsoChanged];
+    const version = await this.store.pushArrived(
+      userId,
+      ids,
+      MAX_UNREAD_PER_USER,
+      listTimes(lists, updatedAt),
+      updatedAt,
+    );
+    return { version: version ?? 1, updatedAt, lists };
   }
 
   /**

@@ -6,7 +6,14 @@
 // change, then increment the version; a writer in this process applies its own change to the cached
 // view when it was the only change since (`afterWrite`), so reading after marking is not a rebuild.
 import type { FeedDoc, ListName, ReaderStore, StarredRef, UserStateDoc } from '../store/index.js';
-import { listTimesOf, unreadOf, type SetsDelta, type UserStates, type Written } from './states.js';
+import {
+  listTimesOf,
+  unreadOf,
+  type SetsDelta,
+  type StateWrite,
+  type UserStates,
+  type Written,
+} from './states.js';
 
 export interface SubscriptionView {
   id: number;
@@ -113,9 +120,19 @@ function ascending(ids: number[], times: number[], feedId: number): SortedList {
   return { ids: order.map((i) => ids[i]!), times: order.map((i) => times[i]!), feedId };
 }
 
+/** Changes held for a view that is behind them; more means the view is not catching up: rebuild it. */
+const MAX_PENDING_WRITES = 256;
+
 export class UserViews {
   private readonly cache = new Map<number, UserView>();
   private readonly building = new Map<number, Promise<UserView>>();
+  /**
+   * Changes written by this process that reached a version the cached view is not at yet (writes of
+   * one commit resolve in any order): applied once the versions before them are.
+   */
+  private readonly pending = new Map<number, Map<number, (view: UserView) => void>>();
+  /** Writes of this process under way per user (`writing`). */
+  private readonly inflight = new Map<number, Set<Promise<unknown>>>();
 
   constructor(
     private readonly store: ReaderStore,
@@ -126,16 +143,24 @@ export class UserViews {
   /** The user's current view: the cached one if still valid, else a fresh build. */
   async get(userId: number): Promise<UserView> {
     const { version } = await this.states.version(userId);
-    const cached = this.cache.get(userId);
+    let cached = this.cache.get(userId);
+    // Writes of this process may be committed (their versions visible) yet not settled (waiting for
+    // their fsync): they are applied when they settle, sooner and cheaper than a rebuild. Only those
+    // under way now are waited for, so a stream of new ones cannot hold the request.
+    const underWayWrites = this.inflight.get(userId);
+    if (cached && cached.version < version && underWayWrites) {
+      await Promise.allSettled([...underWayWrites]);
+      cached = this.cache.get(userId);
+    }
     if (cached && cached.version >= version) {
       this.cache.delete(userId);
       this.cache.set(userId, cached);
       return cached;
     }
     // A build under way may have read the state before a change this request must see.
-    const pending = this.building.get(userId);
-    if (pending) {
-      const view = await pending;
+    const underWay = this.building.get(userId);
+    if (underWay) {
+      const view = await underWay;
       if (view.version >= version) return view;
     }
     const build = this.build(userId).finally(() => {
@@ -146,23 +171,79 @@ export class UserViews {
   }
 
   /**
+   * Runs a write of the user's state whose change this process applies with afterWrite: requests for
+   * the user meanwhile wait for it rather than rebuild the view.
+   */
+  async writing<T>(userId: number, write: () => Promise<T>): Promise<T> {
+    const promise = write();
+    let writes = this.inflight.get(userId);
+    if (!writes) {
+      writes = new Set();
+      this.inflight.set(userId, writes);
+    }
+    writes.add(promise);
+    try {
+      return await promise;
+    } finally {
+      writes.delete(promise);
+      if (writes.size === 0 && this.inflight.get(userId) === writes) this.inflight.delete(userId);
+    }
+  }
+
+  /**
    * After this process wrote a change and the state reached `state.version`: apply the change to the
-   * cached view if it was built at the version just before, else drop it (someone else wrote too).
+   * cached view once it is at the version just before (at once, or when the writes before it are
+   * applied); a view built at or after `state.version` has it already. A change another process wrote
+   * in between leaves a gap: the next request sees a newer version than the view's and rebuilds.
    */
   afterWrite(
     state: Pick<UserStateDoc, '_id' | 'version' | 'updatedAt'> & { lists: readonly ListName[] },
     apply: (view: UserView) => void,
   ): void {
-    const view = this.cache.get(state._id);
-    if (!view) return;
-    if (view.version !== state.version - 1) {
-      this.cache.delete(state._id);
+    const userId = state._id;
+    const view = this.cache.get(userId);
+    if (!view || view.version >= state.version) return;
+    const step = (target: UserView): void => {
+      apply(target);
+      target.version = state.version;
+      target.updatedAt = state.updatedAt;
+      for (const list of state.lists) target.listChangedAt[list] = state.updatedAt;
+    };
+    let waiting = this.pending.get(userId);
+    if (!waiting) {
+      waiting = new Map();
+      this.pending.set(userId, waiting);
+    }
+    waiting.set(state.version, step);
+    if (waiting.size > MAX_PENDING_WRITES) {
+      this.forget(userId);
       return;
     }
-    apply(view);
-    view.version = state.version;
-    view.updatedAt = state.updatedAt;
-    for (const list of state.lists) view.listChangedAt[list] = state.updatedAt;
+    this.applyPending(userId);
+  }
+
+  /** Applies the user's pending changes that follow the cached view's version, in order. */
+  private applyPending(userId: number): void {
+    const waiting = this.pending.get(userId);
+    if (!waiting) return;
+    let view = this.cache.get(userId);
+    for (;;) {
+      if (!view) break;
+      const next = waiting.get(view.version + 1);
+      if (!next) break;
+      waiting.delete(view.version + 1);
+      next(view);
+      // An apply may have dropped the view (a change it cannot make in place).
+      view = this.cache.get(userId);
+    }
+    if (view) for (const version of waiting.keys()) if (version <= view.version) waiting.delete(version);
+    if (!view || waiting.size === 0) this.pending.delete(userId);
+  }
+
+  /** Drops the user's cached view and the changes waiting for it. */
+  private forget(userId: number): void {
+    this.cache.delete(userId);
+    this.pending.delete(userId);
   }
 
   /** A change of the sets written by this process: applied in place (see afterWrite). */
@@ -177,12 +258,38 @@ export class UserViews {
           (delta.star ?? []).some((ref) => !view.subscriptionByFeed.has(ref.feedId)) ||
           (delta.unstar ?? []).some((id) => !view.subscriptionByFeed.has(view.starred.get(id)?.feedId ?? -1));
         if (outside) {
-          this.cache.delete(written.userId);
+          this.forget(written.userId);
           return;
         }
         applyInPlace(view, delta);
       },
     );
+  }
+
+  /**
+   * New entries of `arrival.feedId` made unread for the user by this process (the write that reached
+   * `written.version`): merged into a cached view in place, so a user reading while their feeds are
+   * polled does not rebuild the whole view after every poll (issue 38). `arrival.feed` is the feed's
+   * record as just stored (its title may have changed); without it, a change shown in subscriptions
+   * drops the view instead.
+   */
+  afterArrival(
+    userId: number,
+    written: StateWrite,
+    arrival: { feedId: number; ids: readonly number[]; times: readonly number[]; feed: FeedDoc | null },
+  ): void {
+    this.afterWrite({ _id: userId, ...written }, (view) => {
+      const sub = view.subscriptionByFeed.get(arrival.feedId);
+      if (!sub || (arrival.feed === null && written.lists.includes('subscriptions'))) {
+        this.forget(userId);
+        return;
+      }
+      if (arrival.feed !== null) sub.feed = arrival.feed;
+      if (arrival.ids.length === 0) return;
+      for (const id of arrival.ids) view.unread.add(id);
+      view.unreadList = null;
+      insertIntoTimeline(view, ascending([...arrival.ids], [...arrival.times], arrival.feedId));
+    });
   }
 
   private async build(userId: number): Promise<UserView> {
@@ -238,7 +345,9 @@ export class UserViews {
       idsDescending,
     };
     this.cache.set(userId, view);
-    while (this.cache.size > this.maxUsers) this.cache.delete(this.cache.keys().next().value!);
+    while (this.cache.size > this.maxUsers) this.forget(this.cache.keys().next().value!);
+    // Changes of this process that settled while the build read: those after its version apply now.
+    this.applyPending(userId);
     return view;
   }
 }
@@ -249,6 +358,61 @@ function applyInPlace(view: UserView, delta: SetsDelta): void {
   for (const id of delta.unstar ?? []) view.starred.delete(id);
   for (const ref of delta.star ?? []) view.starred.set(ref.entryId, ref);
   if (delta.markRead?.length || delta.markUnread?.length) view.unreadList = null;
+}
+
+/** Whether (ta, ia) comes before (tb, ib) in a newest-first timeline. */
+function newer(ta: number, ia: number, tb: number, ib: number): boolean {
+  return ta > tb || (ta === tb && ia > ib);
+}
+
+/**
+ * Merges one feed's new entries (ascending) into the view's newest-first timeline: a copy of the
+ * arrays, O(timeline) — new entries are usually the newest, and then the old arrays are copied whole.
+ */
+export function insertIntoTimeline(view: UserView, added: SortedList): void {
+  const k = added.ids.length;
+  const n = view.ids.length;
+  const ids = new Float64Array(n + k);
+  const times = new Float64Array(n + k);
+  const feeds = new Float64Array(n + k);
+  let descending = view.idsDescending;
+  // The oldest new entry newer than the newest shown: the new block, then the old arrays whole.
+  if (n === 0 || newer(added.times[0]!, added.ids[0]!, view.times[0]!, view.ids[0]!)) {
+    for (let j = 0; j < k; j++) {
+      ids[j] = added.ids[k - 1 - j]!;
+      times[j] = added.times[k - 1 - j]!;
+      feeds[j] = added.feedId;
+      if (j > 0 && ids[j]! >= ids[j - 1]!) descending = false;
+    }
+    ids.set(view.ids, k);
+    times.set(view.times, k);
+    feeds.set(view.feeds, k);
+    if (n > 0 && ids[k]! >= ids[k - 1]!) descending = false;
+  } else {
+    let i = 0;
+    let j = k - 1;
+    for (let o = 0; o < n + k; o++) {
+      const takeNew =
+        j >= 0 && (i >= n || newer(added.times[j]!, added.ids[j]!, view.times[i]!, view.ids[i]!));
+      if (takeNew) {
+        ids[o] = added.ids[j]!;
+        times[o] = added.times[j]!;
+        feeds[o] = added.feedId;
+        j--;
+      } else {
+        ids[o] = view.ids[i]!;
+        times[o] = view.times[i]!;
+        feeds[o] = view.feeds[i]!;
+        i++;
+      }
+      if (o > 0 && ids[o]! >= ids[o - 1]!) descending = false;
+    }
+  }
+  view.ids = ids;
+  view.times = times;
+  view.feeds = feeds;
+  view.idsDescending = descending;
+  view.positions = null;
 }
 
 /** Where entry `id` is in the user's timeline, or -1 when the user cannot see it. */

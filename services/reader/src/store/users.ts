@@ -53,15 +53,18 @@ export class UserQueries extends FeedQueries {
     return r.matchedCount === 1;
   }
 
-  /** Appends `ids` to the arrived entries (the newest `max` kept) and increments the version. */
+  /**
+   * Appends `ids` to the arrived entries (the newest `max` kept) and increments the version; resolves
+   * to the new version, if returned.
+   */
   async pushArrived(
     userId: number,
     ids: number[],
     max: number,
     times: ListTimes,
     updatedAt: Date,
-  ): Promise<void> {
-    await this.states.updateOne(
+  ): Promise<number | undefined> {
+    const doc = await this.states.findOneAndUpdate(
       { _id: userId },
       {
         $push: { arrived: { $each: ids, $slice: -max } },
@@ -70,8 +73,9 @@ export class UserQueries extends FeedQueries {
         $min: { listsTrackedSince: updatedAt },
         $setOnInsert: { unread: '', starred: [] },
       },
-      { upsert: true },
+      { upsert: true, returnDocument: 'after', projection: { version: 1 } },
     );
+    return doc?.version;
   }
 
   /** Increments the version (creating the state if needed); resolves to the new version, if returned. */
