@@ -117,16 +117,17 @@ export async function storeEntries(
                 // This process's cached view of the user takes the new entries in place (no rebuild);
                 // the user's requests meanwhile wait for this write rather than rebuild.
                 ctx.views.writing(userId, async () => {
-                  const written =
-                    ids.length > 0
-                      ? await ctx.states.pushUnread(userId, ids, lists)
-                      : await ctx.states.touch(userId, lists);
+                  const pushed = ids.length > 0 ? await ctx.states.pushUnread(userId, ids, lists) : null;
+                  const written = pushed ?? (await ctx.states.touch(userId, lists));
                   ctx.views.afterArrival(userId, written, {
                     feedId,
                     ids,
                     times: docs.map((d) => d.createdAt),
                     feed: announce?.feedAfter?.() ?? null,
                   });
+                  // A fold changes no set: the view stays as it is, at the fold's version.
+                  const folded = pushed?.folded;
+                  if (folded) ctx.views.afterWrite({ _id: userId, ...folded }, () => undefined);
                 }),
           )
         : []),

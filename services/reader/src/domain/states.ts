@@ -100,6 +100,14 @@ export interface StateWrite {
   lists: ListName[];
 }
 
+/** New unread ids pushed, and the fold of `arrived` that followed, if one did (the next version). */
+export interface Pushed extends StateWrite {
+  folded: StateWrite | null;
+}
+
+/** `arrived` is folded into `unread` once this many ids were pushed to it. */
+export const FOLD_ARRIVED_AT = 1000;
+
 export class UserStates {
   constructor(
     private readonly store: ReaderStore,
@@ -151,6 +159,7 @@ export class UserStates {
       const fields = {
         unread: unreadAfter(current.unread, delta),
         arrived: [],
+        arrivedCount: 0,
         starred: starredAfter(current.starred, delta),
         ...listTimes(lists, updatedAt),
       };
@@ -181,21 +190,33 @@ export class UserStates {
    * `alsoChanged` names other lists changed with them (the feed's title shown in subscriptions).
    * Resolves to the write (UserViews.afterArrival applies it to a cached view).
    */
-  async pushUnread(
-    userId: number,
-    ids: number[],
-    alsoChanged: readonly ListName[] = [],
-  ): Promise<StateWrite> {
+  async pushUnread(userId: number, ids: number[], alsoChanged: readonly ListName[] = []): Promise<Pushed> {
     const updatedAt = this.now();
     const lists: ListName[] = ['unread', ...alsoChanged];
-    const version = await this.store.pushArrived(
+    const doc = await this.store.pushArrived(
       userId,
       ids,
       MAX_UNREAD_PER_USER,
       listTimes(lists, updatedAt),
       updatedAt,
     );
-    return { version: version ?? 1, updatedAt, lists };
+    const folded = (doc?.arrivedCount ?? 0) >= FOLD_ARRIVED_AT ? await this.foldArrived(userId) : null;
+    return { version: doc?.version ?? 1, updatedAt, lists, folded };
+  }
+
+  /**
+   * Folds `arrived` into the `unread` string: the same sets, a new version (at the same `updatedAt`,
+   * so no list's Last-Modified moves). Every push rewrites the whole document, and the embedded store
+   * decodes, copies and compares an array element by element: an `arrived` of tens of thousands made
+   * each poll cost as much as the user's whole unread set (issue 38). Resolves to the write, or null
+   * when someone else changed the state meanwhile (their change folded it).
+   */
+  async foldArrived(userId: number): Promise<StateWrite | null> {
+    const doc = await this.store.stateOfUser(userId);
+    if (!doc || doc.arrived.length === 0) return null;
+    const fields = { unread: encodeIds(unreadOf(doc)), arrived: [], arrivedCount: 0, starred: doc.starred };
+    if (!(await this.store.writeStateAtVersion(userId, doc.version, fields, doc.updatedAt))) return null;
+    return { version: doc.version + 1, updatedAt: doc.updatedAt, lists: [] };
   }
 
   /**

@@ -111,15 +111,9 @@ export async function subscribe(ctx: ReaderContext, userId: number, url: string)
   // last: it increments the user's version, so views built before it rebuild.
   await ctx.store.together([
     () => ctx.store.changeSubscriberCount(feed._id, 1),
-    async () => {
-      const written = await ctx.states.change(
-        userId,
-        null,
-        (current) => ({ markUnread: newest.filter((id) => !current.unread.has(id)) }),
-        ['subscriptions'],
-      );
-      if (written === null) await ctx.states.touch(userId, ['subscriptions']);
-    },
+    // Appended to the arrived ids (no read of the user's unread set, which may hold tens of
+    // thousands): an id that is unread already stays one unread id (domain/states.ts, unreadOf).
+    () => ctx.states.pushUnread(userId, newest, ['subscriptions']),
   ]);
   // A feed found just now may name a hub: the reader subscribes there (a known feed's poll sees to it).
   if (found?.websub) await considerWebSub(ctx, feed._id, found.websub);

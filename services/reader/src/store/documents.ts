@@ -136,6 +136,11 @@ export interface UserStateDoc {
   unread: string;
   /** Ids of new entries of subscribed feeds, unread too, not yet folded into `unread`. */
   arrived: number[];
+  /**
+   * How many ids were pushed to `arrived` since it was last folded (absent in documents written
+   * before it was kept): a long `arrived` is folded into `unread` (domain/states.ts).
+   */
+  arrivedCount?: number;
   starred: StarredRef[];
 }
 

@@ -20,7 +20,7 @@ type ListTimes = Partial<
 >;
 
 /** The sets and list times a state write replaces. */
-export type StateFields = Pick<UserStateDoc, 'unread' | 'arrived' | 'starred'> & ListTimes;
+export type StateFields = Pick<UserStateDoc, 'unread' | 'arrived' | 'arrivedCount' | 'starred'> & ListTimes;
 
 export class UserQueries extends FeedQueries {
   // reading state
@@ -55,7 +55,7 @@ export class UserQueries extends FeedQueries {
 
   /**
    * Appends `ids` to the arrived entries (the newest `max` kept) and increments the version; resolves
-   * to the new version, if returned.
+   * to the new version and how many ids arrived since the last fold, if returned.
    */
   async pushArrived(
     userId: number,
@@ -63,19 +63,18 @@ export class UserQueries extends FeedQueries {
     max: number,
     times: ListTimes,
     updatedAt: Date,
-  ): Promise<number | undefined> {
-    const doc = await this.states.findOneAndUpdate(
+  ): Promise<Pick<UserStateDoc, 'version' | 'arrivedCount'> | null> {
+    return this.states.findOneAndUpdate(
       { _id: userId },
       {
         $push: { arrived: { $each: ids, $slice: -max } },
-        $inc: { version: 1 },
+        $inc: { version: 1, arrivedCount: ids.length },
         $set: { updatedAt, ...times },
         $min: { listsTrackedSince: updatedAt },
         $setOnInsert: { unread: '', starred: [] },
       },
-      { upsert: true, returnDocument: 'after', projection: { version: 1 } },
+      { upsert: true, returnDocument: 'after', projection: { version: 1, arrivedCount: 1 } },
     );
-    return doc?.version;
   }
 
   /** Increments the version (creating the state if needed); resolves to the new version, if returned. */
