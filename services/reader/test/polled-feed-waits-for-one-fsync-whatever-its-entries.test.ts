@@ -86,4 +86,32 @@ describe('a polled feed on the embedded file store', () => {
     }
     expect((await h.get(bob, '/feeds/v2/unread_entries.json')).json()).toHaveLength(unreadBefore + 5);
   });
+
+  test('a 304 waits for no fsync: the schedule it writes is what the next poll recreates', async () => {
+    feeds.set('/quiet.xml', (req) =>
+      req.headers['if-none-match'] === '"v1"'
+        ? { status: 304 }
+        : { body: rssWithItems('Quiet', items(1, 3)), headers: { etag: '"v1"' } },
+    );
+    const sub = await h.subscribe(ann, feeds.url('/quiet.xml'));
+    const before = await h.ctx.store.feedById(sub.feed_id);
+    h.clock.advance(60_000);
+    const { result, fsyncs } = await countFsyncs(() => refreshFeed(h.ctx, sub.feed_id));
+    expect(result).toBe('not-modified');
+    expect(fsyncs).toBe(0);
+    const after = await h.ctx.store.feedById(sub.feed_id);
+    expect(after!.lastCheckedAt!.getTime()).toBeGreaterThan(before!.lastCheckedAt!.getTime());
+  });
+
+  test('unsubscribing the last reader: the count is on disk when the answer comes', async () => {
+    feeds.set('/gone.xml', { body: rssWithItems('Gone', items(1, 2)) });
+    const sub = await h.subscribe(ann, feeds.url('/gone.xml'));
+    const { result, fsyncs } = await countFsyncs(() =>
+      h.req(ann, 'DELETE', `/feeds/v2/subscriptions/${sub.id}.json`),
+    );
+    expect(result.statusCode).toBe(204);
+    // The count's commit came before the request's last durable write, whose fsync covers it.
+    expect(fsyncs).toBeGreaterThan(0);
+    expect((await h.ctx.store.feedById(sub.feed_id))!.subscriberCount).toBe(0);
+  });
 });

@@ -46,7 +46,13 @@ export class ReaderCollections {
     // earlier commit too (one database, its WAL written in order: no crash keeps the document and
     // loses the count). So a poll's or a subscription's ids cost no fsync wait of their own.
     raw.collection('counters', { durability: 'relaxed' });
-    this.feeds = raw.collection('feeds');
+    // Feed records hold what a fetch recreates (title, validators, when to poll next) and the
+    // subscriber count. A poll that stores entries writes its record in the entries' own step, and so
+    // under their fsync; a 304 or a failure writes only the schedule, which a crash may roll back to
+    // an earlier poll (the feed is polled again sooner) — so it waits for no fsync. The count changes
+    // with a durable write after it in the same step or request (domain/subscriptions.ts), whose
+    // fsync covers it: the WAL is written in order, no crash keeps the later write and loses it.
+    this.feeds = raw.collection('feeds', { durability: 'relaxed' });
     this.timelines = raw.collection('feed_timelines');
     this.prunedKeys = raw.collection('pruned_keys');
     this.entries = raw.collection('entries');
