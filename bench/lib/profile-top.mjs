@@ -4,7 +4,9 @@
 // native side of better-sqlite3…) and by function, largest first, as a share of the profile.
 // `--inclusive=f,g`: also the time spent in (or under) functions of those names, each sample counted
 // once per name (for an async function, its synchronous stretches only).
-//   node bench/lib/profile-top.mjs <file.cpuprofile> [--top=40] [--inclusive=pollFeed,parseFetched]
+// `--from=S --to=S`: only the samples between those seconds of the profile (e.g. a benchmark's
+// measurement phase after its seeding).
+//   node bench/lib/profile-top.mjs <file.cpuprofile> [--top=40] [--inclusive=pollFeed,parseFetched] [--from=60]
 import { readFileSync } from 'node:fs';
 import { option } from './cli.mjs';
 
@@ -14,6 +16,8 @@ const TOP = Number(option('top', '40'));
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 const INCLUSIVE = option('inclusive', '').split(',').filter(Boolean);
+const FROM_US = Number(option('from', '0')) * 1e6;
+const TO_US = Number(option('to', 'Infinity')) * 1e6;
 const parents = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parents.set(c, n.id);
 const inclusive = new Map(INCLUSIVE.map((name) => [name, 0]));
@@ -32,8 +36,11 @@ function areaOf(url, functionName) {
 const byFunction = new Map();
 const byArea = new Map();
 let total = 0;
+let at = 0;
 for (let i = 0; i < profile.samples.length; i++) {
   const dt = profile.timeDeltas[i] ?? 0;
+  at += dt;
+  if (at < FROM_US || at > TO_US) continue;
   total += dt;
   const { functionName, url, lineNumber } = nodes.get(profile.samples[i]).callFrame;
   const area = areaOf(url, functionName);

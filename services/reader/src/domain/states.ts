@@ -2,10 +2,14 @@
 // checked against. One document per user, so reading a user's sets is one lookup and a change to
 // them is one atomic write; concurrent writers are serialised by the version (compare and set).
 //
-// The unread set is stored as one string of comma-separated ids: a user may have tens of thousands,
-// and the embedded store copies and checks an array element by element on every write, a string not
-// at all. New entries of subscribed feeds are appended atomically to `arrived` (no read needed); the
-// next change of the sets folds them into the string.
+// The unread set is stored as one string: a user may have tens of thousands, and the embedded store
+// copies and checks an array element by element on every write, a string not at all. The string is
+// `~` and the ids as little-endian 32-bit words in base64 (encodeIds); documents written before that
+// hold comma-separated decimal ids, read as well and rewritten by their next change. Turning 30,000
+// numbers into decimal text and back was most of the cost of marking entries read (issue 38). New
+// entries of subscribed feeds are appended atomically to `arrived` (no read needed); the next change
+// of the sets, or a fold, puts them into the string.
+import { endianness } from 'node:os';
 import { DuplicateKeyError } from '@murmur/store';
 import {
   LISTS,
@@ -33,17 +37,58 @@ export interface CurrentSets {
   starred: ReadonlyMap<number, StarredRef>;
 }
 
-export function encodeIds(ids: Iterable<number>): string {
-  return [...ids].join(',');
+/** Marks the binary form of an id set (base64 never contains it, decimal lists neither). */
+const WORDS = '~';
+const BIG_ENDIAN = endianness() === 'BE';
+
+/** The ids as stored: binary when each fits 32 bits (entry ids do), else comma-separated decimal. */
+export function encodeIds(ids: ReadonlySet<number> | readonly number[]): string {
+  const size = 'size' in ids ? ids.size : ids.length;
+  if (size === 0) return '';
+  const words = new Uint32Array(size);
+  let n = 0;
+  let fits = true;
+  const put = (id: number): void => {
+    if (id >= 0 && id <= 0xffffffff && Number.isInteger(id)) words[n++] = id;
+    else fits = false;
+  };
+  ids.forEach(put);
+  if (!fits) return [...ids].join(',');
+  return WORDS + wordsToBase64(words);
+}
+
+function wordsToBase64(words: Uint32Array): string {
+  const bytes = Buffer.from(words.buffer, words.byteOffset, words.byteLength);
+  if (BIG_ENDIAN) bytes.swap32();
+  return bytes.toString('base64');
+}
+
+/** Calls `each` with every id of a stored set, in stored order. */
+export function forEachId(text: string, each: (id: number) => void): void {
+  if (text === '') return;
+  if (text.startsWith(WORDS)) {
+    const bytes = Buffer.from(text.slice(1), 'base64');
+    if (bytes.length % 4 !== 0) throw new Error('stored id set is not whole 32-bit words');
+    if (BIG_ENDIAN) bytes.swap32();
+    // Copied into an aligned array (a decoded Buffer may start anywhere in Node's pool).
+    const words = new Uint32Array(bytes.length / 4);
+    new Uint8Array(words.buffer).set(bytes);
+    for (let i = 0; i < words.length; i++) each(words[i]!);
+    return;
+  }
+  for (const part of text.split(',')) each(Number(part));
 }
 
 export function decodeIds(text: string): number[] {
-  return text === '' ? [] : text.split(',').map(Number);
+  const ids: number[] = [];
+  forEachId(text, (id) => ids.push(id));
+  return ids;
 }
 
 /** The unread ids of a document: the stored set plus what arrived since. */
 export function unreadOf(doc: Pick<UserStateDoc, 'unread' | 'arrived'>): Set<number> {
-  const unread = new Set(decodeIds(doc.unread));
+  const unread = new Set<number>();
+  forEachId(doc.unread, (id) => unread.add(id));
   for (const id of doc.arrived) unread.add(id);
   return unread;
 }
@@ -237,7 +282,9 @@ export class UserStates {
 function unreadAfter(unread: ReadonlySet<number>, delta: SetsDelta): string {
   const read = new Set(delta.markRead ?? []);
   const ids: number[] = [];
-  for (const id of unread) if (!read.has(id)) ids.push(id);
+  unread.forEach((id) => {
+    if (!read.has(id)) ids.push(id);
+  });
   for (const id of delta.markUnread ?? []) ids.push(id);
   return encodeIds(ids);
 }
