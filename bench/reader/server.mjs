@@ -50,6 +50,8 @@ const reader = await platform.startService(createReaderService(), {
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
     READER_SUBSCRIBE_LIMIT_PER_MINUTE: '1000000',
     READER_IMPORT_LIMIT_PER_HOUR: '1000000',
+    // `READER_PARSE_THREAD=false node bench/reader/run.mjs …`: parsing on the event loop, for before/after.
+    ...(process.env.READER_PARSE_THREAD ? { READER_PARSE_THREAD: process.env.READER_PARSE_THREAD } : {}),
   },
   bus,
   logger,

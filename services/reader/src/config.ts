@@ -46,6 +46,8 @@ export const readerConfigSchema = z
      * be able to reach); off → polling only.
      */
     READER_WEBSUB: envVar.bool().default(true),
+    /** Parse fetched feeds and sanitise their items on a worker thread (feeds/parsing.ts); default: on the event loop. */
+    READER_PARSE_THREAD: envVar.bool().default(false),
     /** hub.lease_seconds asked for; the hub decides, and the reader renews before the granted lease ends. */
     READER_WEBSUB_LEASE_SECONDS: envVar.int({ min: 300, max: 31_536_000 }).default(864_000),
   })

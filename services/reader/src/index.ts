@@ -12,6 +12,7 @@ import { UserStates } from './domain/states.js';
 import { createLlmSummariser } from './domain/summariser.js';
 import { UserViews } from './domain/views.js';
 import { FeedFetcher } from './feeds/fetcher.js';
+import { parsingHere, ThreadParsing } from './feeds/parsing.js';
 import { registerReaderJobs } from './jobs/index.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { ReaderStore } from './store/index.js';
@@ -45,6 +46,8 @@ export function createReaderService(options: ReaderServiceOptions = {}): Service
       const clock = new ReaderClock(rt.clock);
       const rawFetcher = rt.fetcher({ lookup: options.lookup });
       const states = new UserStates(store, () => clock.nowDate());
+      const parsing = config.READER_PARSE_THREAD ? new ThreadParsing() : parsingHere;
+      rt.onStop('parser thread', () => parsing.close());
       const ctx: ReaderContext = {
         config,
         store,
@@ -55,6 +58,7 @@ export function createReaderService(options: ReaderServiceOptions = {}): Service
         states,
         views: new UserViews(store, states, config.READER_VIEW_CACHE_USERS),
         fetcher: new FeedFetcher(rawFetcher, new ConcurrencyLimit(config.READER_FETCH_PER_HOST)),
+        parsing,
         rawFetcher,
         summariser: createLlmSummariser(config, rawFetcher, logger),
         extractLinks: config.READER_EXTRACTED_CONTENT

@@ -22,6 +22,7 @@ describe('reader configuration', () => {
       READER_LLM_MODEL: 'gpt-4o-mini',
       READER_WEBSUB: true,
       READER_WEBSUB_LEASE_SECONDS: 864_000,
+      READER_PARSE_THREAD: false,
     });
     expect(config.READER_LLM_URL).toBeUndefined();
     expect(config.READER_LLM_API_KEY).toBeUndefined();
@@ -36,6 +37,7 @@ describe('reader configuration', () => {
         READER_LLM_URL: 'ftp://llm.example/',
         READER_LLM_API_KEY: ' ',
         READER_WEBSUB_LEASE_SECONDS: '60',
+        READER_PARSE_THREAD: 'sometimes',
       });
     } catch (err) {
       error = err;
@@ -44,6 +46,7 @@ describe('reader configuration', () => {
     const variables = (error as ConfigError).issues.map((i) => i.variable).sort();
     expect(variables).toEqual([
       'READER_LLM_URL',
+      'READER_PARSE_THREAD',
       'READER_PORT',
       'READER_RETENTION_DAYS',
       'READER_WEBSUB_LEASE_SECONDS',

@@ -4,9 +4,9 @@
 // was made from is not derived again; a changed or new one is, and is stored as before.
 import { describe, expect, test } from '@jest/globals';
 import { storeEntries } from '../src/domain/ingest.js';
-import { itemSourcesOf, type ItemSource } from '../src/feeds/entries.js';
+import { itemSourcesOf } from '../src/feeds/entries.js';
 import type { ParsedItem } from '../src/feeds/types.js';
-import { startReader } from './harness.js';
+import { startReader, type Harness } from './harness.js';
 
 const FEED_URL = 'https://derive.example/feed.xml';
 
@@ -21,17 +21,19 @@ const item = (k: number, body = `<p>Post ${k} body.</p>`): ParsedItem => ({
   jsonFeed: null,
 });
 
-/** The sources of `items`, counting how many are derived (their `fields()` called). */
-function counted(items: ParsedItem[]): { sources: ItemSource[]; derived: () => number } {
+/** Counts the items the reader derives (sends to `ctx.parsing.derive`, its parser thread). */
+function countDerived(h: Harness): () => number {
   let derived = 0;
-  const sources = itemSourcesOf(items, FEED_URL).map((s) => ({
-    ...s,
-    fields: () => {
-      derived += 1;
-      return s.fields();
+  const real = h.ctx.parsing;
+  h.ctx.parsing = {
+    parse: real.parse,
+    close: () => real.close(),
+    derive: (sources) => {
+      derived += sources.length;
+      return real.derive(sources);
     },
-  }));
-  return { sources, derived: () => derived };
+  };
+  return () => derived;
 }
 
 describe('storing a fetch', () => {
@@ -39,18 +41,23 @@ describe('storing a fetch', () => {
     const h = await startReader();
     try {
       const feedId = 77;
-      const first = counted([5, 4, 3, 2, 1].map((k) => item(k)));
-      expect((await storeEntries(h.ctx, feedId, first.sources)).added).toHaveLength(5);
-      expect(first.derived()).toBe(5);
+      const derived = countDerived(h);
+      const first = itemSourcesOf(
+        [5, 4, 3, 2, 1].map((k) => item(k)),
+        FEED_URL,
+      );
+      expect((await storeEntries(h.ctx, feedId, first)).added).toHaveLength(5);
+      expect(derived()).toBe(5);
 
       // Two new items, post 3's HTML edited, posts 1, 2, 4 and 5 as they were.
-      const second = counted(
+      const second = itemSourcesOf(
         [7, 6, 5, 4, 3, 2, 1].map((k) => (k === 3 ? item(3, '<p>Post 3, <b>edited</b>.</p>') : item(k))),
+        FEED_URL,
       );
-      const result = await storeEntries(h.ctx, feedId, second.sources);
+      const result = await storeEntries(h.ctx, feedId, second);
       expect(result.added).toHaveLength(2);
       expect(result.updated).toBe(1);
-      expect(second.derived()).toBe(3);
+      expect(derived()).toBe(5 + 3);
 
       const stored = await h.ctx.store.entriesOfFeedByKeys(feedId, ['g:p3', 'g:p7']);
       const byKey = new Map(stored.map((e) => [e.key, e]));
@@ -58,11 +65,12 @@ describe('storing a fetch', () => {
       expect(byKey.get('g:p7')?.summary).toBe('Post 7 body.');
 
       // The same document again: nothing to derive, nothing written.
-      const third = counted(
+      const third = itemSourcesOf(
         [7, 6, 5, 4, 3, 2, 1].map((k) => (k === 3 ? item(3, '<p>Post 3, <b>edited</b>.</p>') : item(k))),
+        FEED_URL,
       );
-      expect(await storeEntries(h.ctx, feedId, third.sources)).toEqual({ added: [], updated: 0 });
-      expect(third.derived()).toBe(0);
+      expect(await storeEntries(h.ctx, feedId, third)).toEqual({ added: [], updated: 0 });
+      expect(derived()).toBe(5 + 3);
     } finally {
       await h.stop();
     }

@@ -5,6 +5,7 @@ import type { SafeFetcher } from '@murmur/fetch';
 import type { JobQueue } from '@murmur/jobs';
 import type { ReaderConfig } from '../config.js';
 import type { FeedFetcher } from '../feeds/fetcher.js';
+import type { FeedParsing } from '../feeds/parsing.js';
 import type { ReaderStore } from '../store/index.js';
 import type { ReaderClock } from './clock.js';
 import type { ExtractLinks } from './extract-links.js';
@@ -24,6 +25,8 @@ export interface ReaderContext {
   views: UserViews;
   /** Feeds, discovery and icons: the safe fetcher behind a per-host limit. */
   fetcher: FeedFetcher;
+  /** Parsing fetched bodies and deriving entries: on the event loop, or a thread (READER_PARSE_THREAD). */
+  parsing: FeedParsing;
   /** The same safe fetcher, for the operator-configured summariser (no host limit). */
   rawFetcher: SafeFetcher;
   /** Null unless the operator configured READER_LLM_URL. */

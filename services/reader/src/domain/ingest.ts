@@ -65,24 +65,13 @@ export async function storeEntries(
   const byKey = new Map(existing.map((e) => [e.key, e]));
   const now = ctx.clock.nowDate();
 
-  const changed: { id: number; fields: Partial<EntryDoc> }[] = [];
-  let updated = 0;
-  for (const source of sources) {
-    const old = byKey.get(source.key);
-    if (!old || old.sourceHash === source.digest) continue;
-    const { published, ...rest } = source.fields();
-    if (old.hash === rest.hash) {
-      // What clients see is the same (an entry stored before sources were digested): remember the
-      // digest, so the next poll does not derive it again.
-      changed.push({ id: old._id, fields: { sourceHash: rest.sourceHash } });
-      continue;
-    }
-    changed.push({ id: old._id, fields: { ...rest, published: published ?? old.published, updatedAt: now } });
-    updated++;
-  }
-
+  // Re-seen items whose source changed, and new ones (entries deleted by retention may still be listed
+  // by the feed; they do not come back as new): derived together, on the parser thread if there is one.
+  const reseen = sources.filter((s) => {
+    const old = byKey.get(s.key);
+    return old !== undefined && old.sourceHash !== s.digest;
+  });
   let fresh = sources.filter((s) => !byKey.has(s.key)).reverse();
-  // Entries deleted by retention may still be listed by the feed; they do not come back as new.
   if (fresh.length > 0) {
     const prunedKeys = await ctx.store.prunedKeysOfFeed(feedId);
     if (prunedKeys && prunedKeys.keys.length > 0) {
@@ -90,6 +79,22 @@ export async function storeEntries(
       fresh = fresh.filter((s) => !pruned.has(keyHash(s.key)));
     }
   }
+  const derived = await ctx.parsing.derive([...reseen, ...fresh]);
+
+  const changed: { id: number; fields: Partial<EntryDoc> }[] = [];
+  let updated = 0;
+  reseen.forEach((source, i) => {
+    const old = byKey.get(source.key)!;
+    const { published, ...rest } = derived[i]!;
+    if (old.hash === rest.hash) {
+      // What clients see is the same (an entry stored before sources were digested): remember the
+      // digest, so the next poll does not derive it again.
+      changed.push({ id: old._id, fields: { sourceHash: rest.sourceHash } });
+      return;
+    }
+    changed.push({ id: old._id, fields: { ...rest, published: published ?? old.published, updatedAt: now } });
+    updated++;
+  });
   const announce = options.announce;
   const subscribers = announce ? await ctx.store.subscribersOfFeed(feedId) : [];
 
@@ -136,7 +141,7 @@ export async function storeEntries(
   };
 
   if (fresh.length === 0) return { added: await write([], []), updated };
-  const freshFields = fresh.map((s) => s.fields());
+  const freshFields = derived.slice(reseen.length);
   const added = await ctx.clock.stampBatch(
     fresh.length,
     (n) => ctx.store.reserveIds('entries', n),

@@ -72,7 +72,7 @@ export async function subscribe(ctx: ReaderContext, userId: number, url: string)
   // Before discovery: a user at the cap makes the reader fetch nothing.
   await checkSubscriptionCap(ctx, userId);
   if (!feed) {
-    const discovered = await discoverFeeds(ctx.fetcher, url);
+    const discovered = await discoverFeeds(ctx.fetcher, url, undefined, ctx.parsing.parse);
     if (discovered.length === 0) return { kind: 'none' };
     if (discovered.length > 1) {
       return {

@@ -7,7 +7,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { FetchError } from '@murmur/fetch';
 import { DuplicateKeyError } from '@murmur/store';
-import { parseFetched } from '../feeds/parse.js';
 import { FeedParseError } from '../feeds/types.js';
 import type { WebSubTarget } from '../feeds/websub.js';
 import { jittered } from '../feeds/schedule.js';
@@ -325,7 +324,7 @@ export async function receiveDelivery(
   if (!feed) return 'gone';
   let parsed;
   try {
-    parsed = await parseFetched(delivery.body, delivery.contentType, feed.url);
+    parsed = await ctx.parsing.parse(delivery.body, delivery.contentType, feed.url);
   } catch (err) {
     if (!(err instanceof FeedParseError)) throw err;
     parsed = null;

@@ -7,6 +7,7 @@ import { FETCH_LIMITS, FetchError, scanHtml, type FetchResponse } from '@murmur/
 import type { FeedFetcher } from './fetcher.js';
 import { httpUrl } from './html.js';
 import { parseFetched, type Fetched } from './parse.js';
+import type { ParseBody } from './parsing.js';
 import { FeedParseError, type ParsedFeed } from './types.js';
 import { webSubTarget, type WebSubTarget } from './websub.js';
 
@@ -83,7 +84,12 @@ interface Fetch {
   parsed: Fetched;
 }
 
-async function fetchAndParse(fetcher: FeedFetcher, url: string, deadline: number): Promise<Fetch | null> {
+async function fetchAndParse(
+  fetcher: FeedFetcher,
+  url: string,
+  deadline: number,
+  parse: ParseBody,
+): Promise<Fetch | null> {
   const left = deadline - Date.now();
   if (left < MIN_FETCH_MS) return null;
   let response: FetchResponse;
@@ -97,7 +103,7 @@ async function fetchAndParse(fetcher: FeedFetcher, url: string, deadline: number
   }
   if (response.status < 200 || response.status > 299) return null;
   try {
-    const parsed = await parseFetched(response.body, response.headers['content-type'], response.url);
+    const parsed = await parse(response.body, response.headers['content-type'], response.url);
     return { response, parsed };
   } catch (err) {
     if (err instanceof FeedParseError) return null;
@@ -117,10 +123,15 @@ function verified(requested: string, fetched: Fetch): VerifiedFeed | null {
   };
 }
 
-async function verifyAll(fetcher: FeedFetcher, urls: string[], deadline: number): Promise<VerifiedFeed[]> {
+async function verifyAll(
+  fetcher: FeedFetcher,
+  urls: string[],
+  deadline: number,
+  parse: ParseBody,
+): Promise<VerifiedFeed[]> {
   const results = await Promise.all(
     urls.slice(0, MAX_CANDIDATES).map(async (url) => {
-      const fetched = await fetchAndParse(fetcher, url, deadline);
+      const fetched = await fetchAndParse(fetcher, url, deadline, parse);
       return fetched ? verified(url, fetched) : null;
     }),
   );
@@ -133,24 +144,25 @@ export async function discoverFeeds(
   fetcher: FeedFetcher,
   url: string,
   budgetMs = DISCOVERY_BUDGET_MS,
+  parse: ParseBody = parseFetched,
 ): Promise<VerifiedFeed[]> {
   // Wall time on purpose: the budget bounds real network waiting, which a test clock does not move.
   const deadline = Date.now() + budgetMs;
-  const first = await fetchAndParse(fetcher, url, deadline);
+  const first = await fetchAndParse(fetcher, url, deadline, parse);
   if (!first) return [];
   const direct = verified(url, first);
   if (direct) return [direct];
   if (first.parsed.kind !== 'html') return [];
 
   const links = await pageLinks(first.parsed.html, first.response.url);
-  const fromAlternates = await verifyAll(fetcher, links.alternates, deadline);
+  const fromAlternates = await verifyAll(fetcher, links.alternates, deadline, parse);
   if (fromAlternates.length > 0) return fromAlternates;
-  const fromAnchors = await verifyAll(fetcher, links.anchors, deadline);
+  const fromAnchors = await verifyAll(fetcher, links.anchors, deadline, parse);
   if (fromAnchors.length > 0) return fromAnchors;
 
   const origin = new URL(first.response.url).origin;
   for (const path of PROBE_PATHS) {
-    const found = await verifyAll(fetcher, [`${origin}${path}`], deadline);
+    const found = await verifyAll(fetcher, [`${origin}${path}`], deadline, parse);
     if (found.length > 0) return found;
   }
   return [];

@@ -24,13 +24,16 @@ export type EntryFields = Pick<
 
 /**
  * One item of a fetch before the costly part: its key, a digest of everything its fields are made
- * from, and `fields()`, which sanitises and summarises. A re-poll compares the digest with the
- * stored entry's `sourceHash` and derives only what changed (domain/ingest.ts).
+ * from, and what deriveFields sanitises and summarises. A re-poll compares the digest with the stored
+ * entry's `sourceHash` and derives only what changed (domain/ingest.ts), on the parser thread when the
+ * reader has one (feeds/parsing.ts).
  */
 export interface ItemSource {
   key: string;
   digest: string;
-  fields: () => EntryFields;
+  item: ParsedItem;
+  /** Relative links in the item's HTML resolve against the item's link, else this. */
+  baseUrl: string;
 }
 
 function sha256(text: string): string {
@@ -63,13 +66,14 @@ export function itemSourcesOf(items: ParsedItem[], feedUrl: string): ItemSource[
     seen.add(key);
     // The base URL is part of the source: relative links in the HTML resolve against it.
     const digest = sha256(JSON.stringify([DERIVATION, key, item.link ?? feedUrl, item])).slice(0, 32);
-    out.push({ key, digest, fields: () => fieldsOf(item, key, feedUrl, digest) });
+    out.push({ key, digest, item, baseUrl: feedUrl });
   });
   return out;
 }
 
-function fieldsOf(item: ParsedItem, key: string, feedUrl: string, sourceHash: string): EntryFields {
-  const content = item.contentHtml === null ? null : sanitizeContent(item.contentHtml, item.link ?? feedUrl);
+/** The entry fields of an item: its HTML sanitised, a plain-text summary, the hash of what clients see. */
+export function deriveFields({ item, key, baseUrl, digest }: ItemSource): EntryFields {
+  const content = item.contentHtml === null ? null : sanitizeContent(item.contentHtml, item.link ?? baseUrl);
   const summary = content === null ? '' : truncateText(htmlToText(content), SUMMARY_LENGTH);
   const published = item.published ? item.published.getTime() * 1000 : null;
   const fields = {
@@ -83,10 +87,10 @@ function fieldsOf(item: ParsedItem, key: string, feedUrl: string, sourceHash: st
     enclosure: item.enclosure,
     jsonFeed: item.jsonFeed,
   };
-  return { ...fields, hash: sha256(JSON.stringify(fields)), sourceHash };
+  return { ...fields, hash: sha256(JSON.stringify(fields)), sourceHash: digest };
 }
 
 /** Every item's fields, derived now (discovery's first fetch, the fidelity harness). */
 export function entryFieldsOf(items: ParsedItem[], feedUrl: string): EntryFields[] {
-  return itemSourcesOf(items, feedUrl).map((s) => s.fields());
+  return itemSourcesOf(items, feedUrl).map(deriveFields);
 }

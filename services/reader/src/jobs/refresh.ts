@@ -11,7 +11,6 @@ import { announceToSubscribers, pruneFeed } from '../domain/ingest.js';
 import { refreshFeedJob } from '../domain/jobs.js';
 import { considerWebSub, pushedFeed } from '../domain/websub.js';
 import { permanentLocation } from '../feeds/fetcher.js';
-import { parseFetched } from '../feeds/parse.js';
 import { failureIntervalMinutes, jittered, retryAfterMs } from '../feeds/schedule.js';
 import { FeedParseError } from '../feeds/types.js';
 import { webSubTarget } from '../feeds/websub.js';
@@ -95,7 +94,7 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
 
   let parsed;
   try {
-    parsed = await parseFetched(res.body, res.headers['content-type'], res.url);
+    parsed = await ctx.parsing.parse(res.body, res.headers['content-type'], res.url);
   } catch (err) {
     if (err instanceof FeedParseError) return recordFailure(ctx, feed, err.message, null);
     throw err;
@@ -105,16 +104,22 @@ async function pollFeed(ctx: ReaderContext, feed: FeedDoc): Promise<RefreshOutco
 
   const websub = webSubTarget(res.headers, source, res.url);
   const pushed = await pushedFeed(ctx, feed._id, nowMs);
-  await applyFeedDocument(ctx, feed, source, {
-    url,
-    baseUrl: res.url,
-    etag: res.headers.etag ?? null,
-    lastModified: res.headers['last-modified'] ?? null,
-    nowMs,
-    // While a hub pushes this feed, polling is only the fallback: at the slow end of the interval.
-    ...(pushed ? { pollAfterMinutes: ctx.config.READER_POLL_MAX_MINUTES } : {}),
-    checked: true,
-  });
+  try {
+    await applyFeedDocument(ctx, feed, source, {
+      url,
+      baseUrl: res.url,
+      etag: res.headers.etag ?? null,
+      lastModified: res.headers['last-modified'] ?? null,
+      nowMs,
+      // While a hub pushes this feed, polling is only the fallback: at the slow end of the interval.
+      ...(pushed ? { pollAfterMinutes: ctx.config.READER_POLL_MAX_MINUTES } : {}),
+      checked: true,
+    });
+  } catch (err) {
+    // Its items could not be processed (the parser thread's time or memory ran out): nothing stored.
+    if (err instanceof FeedParseError) return recordFailure(ctx, feed, err.message, null);
+    throw err;
+  }
   await considerWebSub(ctx, feed._id, websub);
   return 'stored';
 }
