@@ -14,7 +14,9 @@ import type { TestUser } from './harness.js';
 let h: Harness;
 let feeds: FeedServer;
 let ann: TestUser;
-useReaderWithFeedServer((started) => ({ h, feeds, ann } = started));
+useReaderWithFeedServer((started) => {
+  ({ h, feeds, ann } = started);
+});
 
 const items = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => ({

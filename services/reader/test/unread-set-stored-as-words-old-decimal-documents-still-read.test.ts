@@ -11,7 +11,9 @@ import type { FeedServer } from './feed-server.js';
 let h: Harness;
 let feeds: FeedServer;
 let ann: TestUser;
-useReaderWithFeedServer((started) => ({ h, feeds, ann } = started));
+useReaderWithFeedServer((started) => {
+  ({ h, feeds, ann } = started);
+});
 
 describe('encoding', () => {
   test('round trip of a set and of an array, in order', () => {
