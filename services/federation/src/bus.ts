@@ -4,6 +4,7 @@
 import { federation, feeds, identity, publishing } from '@murmur/contracts';
 import type { Subscription } from '@murmur/bus';
 import type { FederationContext } from './domain/context.js';
+import { sendProfileUpdate } from './domain/outgoing.js';
 import { applyPostEvent } from './domain/posts.js';
 import { accountOf, resolveAccount } from './domain/remote.js';
 import { applyUserUpdate, rememberUser } from './domain/users.js';
@@ -25,9 +26,10 @@ export async function wireBus(ctx: FederationContext): Promise<Subscription[]> {
     bus.subscribe(identity.userCreated, { durable: GROUPS.userCreated }, (e) =>
       rememberUser(ctx, e.data.user, e.occurredAt),
     ),
-    bus.subscribe(identity.userUpdated, { durable: GROUPS.userUpdated }, (e) =>
-      applyUserUpdate(ctx, e.data.user, e.occurredAt),
-    ),
+    bus.subscribe(identity.userUpdated, { durable: GROUPS.userUpdated }, async (e) => {
+      const changed = await applyUserUpdate(ctx, e.data.user, e.occurredAt);
+      if (changed) await sendProfileUpdate(ctx, changed);
+    }),
     bus.subscribe(publishing.postPublished, { durable: GROUPS.postPublished }, (e) =>
       applyPostEvent(ctx, 'published', e),
     ),

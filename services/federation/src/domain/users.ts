@@ -4,7 +4,6 @@ import { identity, type PublicUser } from '@murmur/contracts';
 import { notFound } from '@murmur/core';
 import type { UserDoc } from '../store/index.js';
 import type { FederationContext } from './context.js';
-import { sendProfileUpdate } from './outgoing.js';
 
 export const NO_SUCH_USER = 'No such user.';
 
@@ -36,21 +35,22 @@ function actorFacts(doc: Pick<UserDoc, 'username' | 'name' | 'avatar' | 'bio'>):
 }
 
 /**
- * identity's user-updated event: the copy is applied, and when the profile a remote server shows
- * (name, bio, avatar) changed, the Person is sent to the user's followers as Update(Person), as
- * Mastodon does on a profile edit. A redelivered or older event changes no copy and sends nothing;
- * the activity id is made of the revision, so a retried handler queues the same deliveries again.
+ * identity's user-updated event: the copy is applied. Resolves to it when the profile a remote server
+ * shows (name, bio, avatar) changed — the caller (bus.ts) then sends the Person to the user's followers
+ * as Update(Person), as Mastodon does on a profile edit — else null. A redelivered or older event
+ * changes no copy and sends nothing; the activity id is made of the revision, so a retried handler
+ * queues the same deliveries again.
  */
 export async function applyUserUpdate(
   ctx: FederationContext,
   user: PublicUser,
   occurredAt: string,
-): Promise<void> {
+): Promise<UserDoc | null> {
   const before = await ctx.store.userById(user.id);
   const doc = userDoc(user, Date.parse(occurredAt) || 1);
   const applied = await ctx.store.applyUser(doc);
-  if (!applied || (before && actorFacts(before) === actorFacts(doc))) return;
-  await sendProfileUpdate(ctx, doc);
+  if (!applied || (before && actorFacts(before) === actorFacts(doc))) return null;
+  return doc;
 }
 
 async function askIdentity(
