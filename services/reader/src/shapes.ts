@@ -43,7 +43,14 @@ export const entrySchema = z.object({
 });
 
 export const entriesSchema = z.array(entrySchema);
-export const idsSchema = z.array(z.number().int());
+/**
+ * Lists of entry ids (`unread_entries.json`, `starred_entries.json`), checked with one loop: zod's
+ * per-element parse of a user's 30,000 unread ids was a fifth of the request's server time (issue 38).
+ */
+export const idsSchema = z.custom<number[]>(
+  (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id)),
+  'expected an array of integer ids',
+);
 
 export const subscriptionSchema = z.object({
   id: z.number().int(),
