@@ -105,4 +105,30 @@ describe("polled entries and a user's cached view", () => {
     expect(listed.find((s) => s.feed_id === sub.feed_id)?.title).toBe('New title');
     expect(builds).toBe(before);
   });
+
+  test('a poll that lands while a rebuild reads is in the rebuilt view once, not twice', async () => {
+    feeds.set('/r.xml', { body: rssWithItems('Race', items('r', 1, 3)) });
+    const sub = await h.subscribe(ann, feeds.url('/r.xml'));
+    await whatAnnSees();
+    // Another process's write: this process's view is behind, and the next request rebuilds it.
+    await h.ctx.states.touch(ann.id);
+    // The rebuild has read the state; before it reads the timelines, a poll commits three new entries
+    // (its change waits for the view: the one cached is behind).
+    const store = h.ctx.store;
+    const original = store.timelinesOfFeeds.bind(store);
+    store.timelinesOfFeeds = async (ids: number[]) => {
+      store.timelinesOfFeeds = original;
+      feeds.set('/r.xml', { body: rssWithItems('Race', items('r', 1, 6)) });
+      expect(await refreshFeed(h.ctx, sub.feed_id)).toBe('stored');
+      return original(ids);
+    };
+    const entries = (await h.get(ann, `/feeds/v2/feeds/${sub.feed_id}/entries.json`)).json() as {
+      id: number;
+      title: string;
+    }[];
+    expect(store.timelinesOfFeeds).toBe(original);
+    expect(entries.map((e) => e.title)).toEqual(['r 6', 'r 5', 'r 4', 'r 3', 'r 2', 'r 1']);
+    const all = (await h.get(ann, '/feeds/v2/entries.json?per_page=100')).json() as { id: number }[];
+    expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+  });
 });

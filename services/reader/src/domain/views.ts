@@ -288,7 +288,16 @@ export class UserViews {
       if (arrival.ids.length === 0) return;
       for (const id of arrival.ids) view.unread.add(id);
       view.unreadList = null;
-      insertIntoTimeline(view, ascending([...arrival.ids], [...arrival.times], arrival.feedId));
+      // A view rebuilt while this write committed may have read its entries already (the build reads
+      // the state's version first, the timelines after): those are not added twice.
+      const ids: number[] = [];
+      const times: number[] = [];
+      arrival.ids.forEach((id, i) => {
+        if (timelinePosition(view, id) !== -1) return;
+        ids.push(id);
+        times.push(arrival.times[i]!);
+      });
+      if (ids.length > 0) insertIntoTimeline(view, ascending(ids, times, arrival.feedId));
     });
   }
 
