@@ -61,6 +61,7 @@ export async function feedFromDiscovery(ctx: ReaderContext, found: VerifiedFeed)
   // store, in this order on MongoDB), and the site's icon asked for.
   let lost = false;
   const { added } = await storeEntries(ctx, feedId, sources, {
+    newFeed: true,
     alongside: async () => {
       try {
         await ctx.store.insertFeed(doc);

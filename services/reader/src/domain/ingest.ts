@@ -23,6 +23,8 @@ export interface IngestResult {
 }
 
 export interface IngestOptions {
+  /** The feed was created just now (a new id): none of its entries can exist, none are looked up. */
+  newFeed?: boolean;
   /**
    * Written in the same step as the entries (ReaderStore.together: one transaction and one fsync
    * wait on the embedded store; after them on MongoDB): the feed's record. Gets the new entries' ids.
@@ -56,7 +58,7 @@ export async function storeEntries(
   options: IngestOptions = {},
 ): Promise<IngestResult> {
   const existing =
-    sources.length === 0
+    sources.length === 0 || options.newFeed
       ? []
       : await ctx.store.entriesOfFeedByKeys(
           feedId,
@@ -72,7 +74,7 @@ export async function storeEntries(
     return old !== undefined && old.sourceHash !== s.digest;
   });
   let fresh = sources.filter((s) => !byKey.has(s.key)).reverse();
-  if (fresh.length > 0) {
+  if (fresh.length > 0 && !options.newFeed) {
     const prunedKeys = await ctx.store.prunedKeysOfFeed(feedId);
     if (prunedKeys && prunedKeys.keys.length > 0) {
       const pruned = new Set(prunedKeys.keys);
