@@ -73,6 +73,18 @@ describe('import', () => {
     expect(await h.store.collection('imports').countDocuments({})).toBe(before);
   });
 
+  test('elements nested deeper than 64 → 415 naming the limit; 64 deep is imported', async () => {
+    // opml, body, then folders: the feed's outline is element 66, then 64.
+    const nestedOpml = (folders: number) =>
+      `<opml version="2.0"><body>${'<outline text="f">'.repeat(folders)}` +
+      `<outline xmlUrl="${feeds.url('/not-served.xml')}"/>${'</outline>'.repeat(folders)}</body></opml>`;
+    const deep = await h.req(ann, 'POST', '/feeds/v2/imports.json', nestedOpml(63), XML);
+    expect(deep.statusCode).toBe(415);
+    expect(deep.json().message).toMatch(/nested more than 64 deep/);
+    const fine = await h.req(ann, 'POST', '/feeds/v2/imports.json', nestedOpml(61), XML);
+    expect(fine.statusCode).toBe(200);
+  });
+
   test('more than 1,000 feeds → 415', async () => {
     const outlines = Array.from(
       { length: 1001 },
