@@ -24,12 +24,18 @@ describe('ParserThread', () => {
   });
 
   it('the caller’s event loop turns while a task computes', async () => {
+    // The task computes until a timer of the caller sets a shared flag: it can only see the flag if
+    // the caller's event loop turned meanwhile. (Counting timer turns instead failed on a CI machine
+    // so loaded that the caller got the CPU twice in 300 ms.)
     const t = thread();
-    let turns = 0;
-    const timer = setInterval(() => turns++, 5);
-    await t.run('spin', { ms: 300 });
-    clearInterval(timer);
-    expect(turns).toBeGreaterThanOrEqual(10);
+    const flag = new SharedArrayBuffer(4);
+    const running = t.run<{ sawFlag: boolean }>('spinUntilFlag', { flag, maxMs: 20_000 });
+    const timer = setTimeout(() => Atomics.store(new Int32Array(flag), 0, 1), 50);
+    try {
+      expect(await running).toEqual({ sawFlag: true });
+    } finally {
+      clearTimeout(timer);
+    }
   });
 
   it('a task over its budget fails with ParseTimeoutError; the next task runs on a new thread', async () => {

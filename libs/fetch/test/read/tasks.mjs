@@ -10,6 +10,14 @@ export function spin({ ms }) {
   return { x };
 }
 
+/** Computes until the caller sets `flag[0]` (a SharedArrayBuffer) or `maxMs` passes; says which. */
+export function spinUntilFlag({ flag, maxMs }) {
+  const cells = new Int32Array(flag);
+  const end = Date.now() + maxMs;
+  while (Date.now() < end) if (Atomics.load(cells, 0) === 1) return { sawFlag: true };
+  return { sawFlag: false };
+}
+
 export function fail({ message }) {
   throw new Error(message);
 }
