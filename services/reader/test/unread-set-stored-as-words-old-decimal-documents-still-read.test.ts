@@ -3,10 +3,17 @@
 // Documents written before hold comma-separated decimal ids; they are read as they are, and their
 // next change rewrites them. Ids that do not fit 32 bits are kept in decimal rather than cut.
 import { describe, expect, test } from '@jest/globals';
-import { decodeIds, encodeIds, unreadOf } from '../src/domain/states.js';
+import { encodeIds, forEachId, unreadOf } from '../src/domain/states.js';
 import { rssWithItems } from './feed-server.js';
 import { useReaderWithFeedServer, type Harness, type TestUser } from './harness.js';
 import type { FeedServer } from './feed-server.js';
+
+/** The ids of a stored set, in stored order. */
+function decodeIds(text: string): number[] {
+  const ids: number[] = [];
+  forEachId(text, (id) => ids.push(id));
+  return ids;
+}
 
 let h: Harness;
 let feeds: FeedServer;

@@ -79,12 +79,6 @@ export function forEachId(text: string, each: (id: number) => void): void {
   for (const part of text.split(',')) each(Number(part));
 }
 
-export function decodeIds(text: string): number[] {
-  const ids: number[] = [];
-  forEachId(text, (id) => ids.push(id));
-  return ids;
-}
-
 /** The unread ids of a document: the stored set plus what arrived since. */
 export function unreadOf(doc: Pick<UserStateDoc, 'unread' | 'arrived'>): Set<number> {
   const unread = new Set<number>();

@@ -378,7 +378,7 @@ function newer(ta: number, ia: number, tb: number, ib: number): boolean {
  * Merges one feed's new entries (ascending) into the view's newest-first timeline: a copy of the
  * arrays, O(timeline) — new entries are usually the newest, and then the old arrays are copied whole.
  */
-export function insertIntoTimeline(view: UserView, added: SortedList): void {
+function insertIntoTimeline(view: UserView, added: SortedList): void {
   const k = added.ids.length;
   const n = view.ids.length;
   const ids = new Float64Array(n + k);

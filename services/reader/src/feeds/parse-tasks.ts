@@ -25,7 +25,7 @@ export function fromWireItem(item: WireItem): ParsedItem {
   return { ...item, published: item.published === null ? null : new Date(item.published) };
 }
 
-export function toWireFetched(fetched: Fetched): WireFetched {
+function toWireFetched(fetched: Fetched): WireFetched {
   if (fetched.kind !== 'feed') return fetched;
   return { kind: 'feed', feed: { ...fetched.feed, items: fetched.feed.items.map(toWireItem) } };
 }
